@@ -1,0 +1,47 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { BlogModule } from '@almanac/blog';
+import { CalendarSyncModule } from '@almanac/calendar-sync';
+import { EventsModule } from '@almanac/events';
+import { IdentityModule } from '@almanac/identity';
+import { SchedulingModule } from '@almanac/scheduling';
+import { AppConfig, Clock, DatabaseModule, SharedModule } from '@almanac/shared';
+import { LoggerModule } from 'nestjs-pino';
+import type { IncomingMessage } from 'node:http';
+import { ALL_MIGRATIONS } from './migrations';
+
+export interface AppModuleOptions {
+  config: AppConfig;
+  clock?: Clock;
+}
+
+@Module({})
+export class AppModule {
+  static register(options: AppModuleOptions): DynamicModule {
+    const { config } = options;
+    return {
+      module: AppModule,
+      imports: [
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: config.logLevel,
+            genReqId: (req: IncomingMessage) => (req as IncomingMessage & { id: string }).id,
+            customProps: () => ({}),
+            redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'], remove: true },
+            serializers: {
+              req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
+              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+            },
+            autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') },
+          },
+        }),
+        SharedModule.forRoot({ config, clock: options.clock }),
+        DatabaseModule.forRoot({ migrations: ALL_MIGRATIONS }),
+        IdentityModule,
+        SchedulingModule,
+        EventsModule,
+        BlogModule,
+        CalendarSyncModule,
+      ],
+    };
+  }
+}

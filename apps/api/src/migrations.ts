@@ -1,0 +1,16 @@
+import { blogMigrations } from '@almanac/blog';
+import { calendarSyncMigrations } from '@almanac/calendar-sync';
+import { eventsMigrations } from '@almanac/events';
+import { identityMigrations } from '@almanac/identity';
+import { schedulingMigrations } from '@almanac/scheduling';
+import { MigrationClass, SharedInit1763700000000 } from '@almanac/shared';
+
+/** Every context's migrations; TypeORM orders them by the timestamp in their names. */
+export const ALL_MIGRATIONS: MigrationClass[] = [
+  SharedInit1763700000000,
+  ...identityMigrations,
+  ...schedulingMigrations,
+  ...eventsMigrations,
+  ...blogMigrations,
+  ...calendarSyncMigrations,
+];

@@ -1,0 +1,75 @@
+import { randomUUID } from 'node:crypto';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { json } from 'express';
+import { findNulBytes } from './validation';
+import { HttpProblem } from './problem-details.filter';
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Takes `X-Request-Id` from the request when it is well-formed, otherwise makes one, and echoes it. */
+export function requestIdMiddleware(): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const given = req.headers['x-request-id'];
+    const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    (req as Request & { id: string }).id = id;
+    res.setHeader('X-Request-Id', id);
+    next();
+  };
+}
+
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  if (length !== undefined) return Number(length) > 0;
+  return req.headers['transfer-encoding'] !== undefined;
+}
+
+/**
+ * JSON bodies only, at most 1 MiB. Errors become problems: 415 for another media type, 413 when
+ * too large, 400 `invalid_json` when unparseable, 400 `validation_failed` for NUL characters.
+ */
+export function jsonBodyMiddleware(): RequestHandler {
+  const parse = json({ limit: MAX_BODY_BYTES, strict: false, type: () => true });
+  return (req: Request, res: Response, next: NextFunction) => {
+    if (!hasBody(req)) {
+      req.body = undefined;
+      return next();
+    }
+    if (!req.is(['application/json', 'application/*+json'])) {
+      return next(
+        new HttpProblem({
+          status: 415,
+          code: 'unsupported_media_type',
+          detail: 'Request bodies must be sent as application/json.',
+        }),
+      );
+    }
+    parse(req, res, (error?: unknown) => {
+      if (error) {
+        const type = (error as { type?: string }).type;
+        if (type === 'entity.too.large') {
+          return next(new HttpProblem({ status: 413, code: 'payload_too_large', detail: 'The request body is larger than 1 MiB.' }));
+        }
+        if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+          return next(new HttpProblem({ status: 415, code: 'unsupported_media_type', detail: 'Only UTF-8 JSON is accepted.' }));
+        }
+        return next(new HttpProblem({ status: 400, code: 'invalid_json', detail: 'The request body is not valid JSON.' }));
+      }
+      next();
+    });
+  };
+}
+
+/** Rejects NUL characters anywhere in the body or the query string. */
+export function nulByteMiddleware(): RequestHandler {
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const errors = [...findNulBytes(req.query), ...findNulBytes(req.body)];
+    if (errors.length > 0) {
+      return next(
+        new HttpProblem({ status: 400, code: 'validation_failed', detail: 'The request is invalid.', errors }),
+      );
+    }
+    next();
+  };
+}

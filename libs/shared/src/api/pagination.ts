@@ -1,0 +1,56 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { QueryInt } from './query';
+
+export const MAX_LIMIT = 100;
+
+/** `limit` and `offset` query parameters; the default limit depends on the list (50, or 20 for posts). */
+export class PageQuery {
+  @ApiPropertyOptional({ type: Number, minimum: 1, description: 'Page size; values above 100 are clamped to 100' })
+  @IsOptional()
+  @QueryInt()
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  readonly limit?: number;
+
+  @ApiPropertyOptional({ type: Number, minimum: 0, default: 0 })
+  @IsOptional()
+  @QueryInt()
+  @IsInt()
+  @Min(0)
+  @Max(Number.MAX_SAFE_INTEGER)
+  readonly offset?: number;
+}
+
+export interface Page {
+  readonly limit: number;
+  readonly offset: number;
+}
+
+export function resolvePage(query: { limit?: number; offset?: number }, defaultLimit = 50): Page {
+  return { limit: Math.min(query.limit ?? defaultLimit, MAX_LIMIT), offset: query.offset ?? 0 };
+}
+
+export class PageMeta {
+  @ApiProperty({ example: 120, description: 'All matching records' })
+  readonly total!: number;
+  @ApiProperty({ example: 50, description: 'The limit applied' })
+  readonly limit!: number;
+  @ApiProperty({ example: 0, description: 'The offset applied' })
+  readonly offset!: number;
+  @ApiProperty({ example: true, description: 'Whether more records follow the returned ones' })
+  readonly hasMore!: boolean;
+}
+
+export interface ListResponse<T> {
+  data: T[];
+  meta: PageMeta;
+}
+
+export function pageOf<T>(data: T[], total: number, page: Page): ListResponse<T> {
+  return {
+    data,
+    meta: { total, limit: page.limit, offset: page.offset, hasMore: page.offset + data.length < total },
+  };
+}

@@ -1,0 +1,96 @@
+import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { QueryFailedError } from 'typeorm';
+import { DomainError, FieldError } from '../domain/domain-error';
+import { DEFAULT_CODE, ERROR_STATUS, STATUS_TITLE } from './error-status';
+import { PROBLEM_TYPE_BASE } from './problem';
+
+export interface ProblemInit {
+  status: number;
+  code: string;
+  detail: string;
+  errors?: readonly FieldError[];
+  headers?: Record<string, string>;
+}
+
+/** Raised by middleware and guards that speak HTTP directly (body parsing, rate limits). */
+export class HttpProblem extends Error {
+  constructor(readonly init: ProblemInit) {
+    super(init.detail);
+  }
+}
+
+export function writeProblem(req: Request, res: Response, init: ProblemInit): void {
+  if (res.headersSent) return;
+  const body: Record<string, unknown> = {
+    type: PROBLEM_TYPE_BASE + init.code,
+    title: STATUS_TITLE[init.status] ?? 'Error',
+    status: init.status,
+    detail: init.detail,
+    code: init.code,
+    request_id: String((req as Request & { id?: unknown }).id ?? ''),
+  };
+  if (init.errors && init.errors.length > 0) body['errors'] = init.errors;
+  for (const [name, value] of Object.entries(init.headers ?? {})) res.setHeader(name, value);
+  if (init.status === 401 && !res.getHeader('WWW-Authenticate')) res.setHeader('WWW-Authenticate', 'Bearer');
+  res.status(init.status).type('application/problem+json').send(JSON.stringify(body));
+}
+
+/** PostgreSQL "data exception" class: bad input that slipped past validation must not become a 500. */
+function isDataException(error: unknown): boolean {
+  const code = (error as { driverError?: { code?: unknown } }).driverError?.code;
+  return typeof code === 'string' && code.startsWith('22');
+}
+
+export function toProblem(exception: unknown): ProblemInit {
+  if (exception instanceof HttpProblem) return exception.init;
+  if (exception instanceof DomainError) {
+    return {
+      status: ERROR_STATUS[exception.code] ?? 400,
+      code: exception.code,
+      detail: exception.message,
+      errors: exception.errors,
+    };
+  }
+  if (exception instanceof HttpException) {
+    const status = exception.getStatus();
+    const response = exception.getResponse();
+    const message =
+      typeof response === 'object' && response && 'message' in response
+        ? String((response as { message: unknown }).message)
+        : exception.message;
+    const code = DEFAULT_CODE[status] ?? (status >= 500 ? 'internal' : 'validation_failed');
+    if (status === 404 || status === 405) return { status: 404, code: 'not_found', detail: 'No such resource.' };
+    return { status, code, detail: status >= 500 ? 'An internal error occurred.' : message };
+  }
+  if (exception instanceof QueryFailedError && isDataException(exception)) {
+    return { status: 400, code: 'validation_failed', detail: 'A value in the request is out of range or malformed.' };
+  }
+  const bodyParserType = (exception as { type?: unknown }).type;
+  if (bodyParserType === 'entity.parse.failed') {
+    return { status: 400, code: 'invalid_json', detail: 'The request body is not valid JSON.' };
+  }
+  if (bodyParserType === 'entity.too.large') {
+    return { status: 413, code: 'payload_too_large', detail: 'The request body is larger than 1 MiB.' };
+  }
+  return { status: 500, code: 'internal', detail: 'An internal error occurred.' };
+}
+
+@Catch()
+export class ProblemDetailsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('Errors');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const req = http.getRequest<Request>();
+    const res = http.getResponse<Response>();
+    const problem = toProblem(exception);
+    if (problem.status >= 500) {
+      this.logger.error(
+        { err: exception, request_id: (req as Request & { id?: unknown }).id },
+        'unhandled error while serving request',
+      );
+    }
+    writeProblem(req, res, problem);
+  }
+}

@@ -1,0 +1,52 @@
+import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { FieldError, ValidationFailedError } from '../domain/domain-error';
+
+function joinPath(parent: string, property: string, parentIsArray: boolean): string {
+  if (parentIsArray && /^\d+$/.test(property)) return `${parent}[${property}]`;
+  return parent ? `${parent}.${property}` : property;
+}
+
+/** Flattens class-validator's tree into `errors[]` with paths like `attendee.email` or `content[2].level`. */
+export function flattenValidationErrors(errors: ValidationError[], parent = '', parentIsArray = false): FieldError[] {
+  const result: FieldError[] = [];
+  for (const error of errors) {
+    const path = joinPath(parent, error.property, parentIsArray);
+    for (const message of Object.values(error.constraints ?? {})) {
+      const prefix = `${error.property} `;
+      result.push({ field: path, message: message.startsWith(prefix) ? message.slice(prefix.length) : message });
+    }
+    if (error.children?.length) {
+      result.push(...flattenValidationErrors(error.children, path, Array.isArray(error.value)));
+    }
+  }
+  return result;
+}
+
+/** Validation the API applies to every body and query: whitelist, no unknown fields, no coercion of JSON. */
+export function createValidationPipe(): ValidationPipe {
+  return new ValidationPipe({
+    whitelist: true,
+    forbidNonWhitelisted: true,
+    forbidUnknownValues: true,
+    transform: true,
+    transformOptions: { enableImplicitConversion: false },
+    validationError: { target: false, value: true },
+    stopAtFirstError: false,
+    exceptionFactory: (errors) => new ValidationFailedError(flattenValidationErrors(errors)),
+  });
+}
+
+/** Finds strings with a NUL character anywhere in a parsed body or query (PostgreSQL rejects them in text). */
+export function findNulBytes(value: unknown, path = '', found: FieldError[] = []): FieldError[] {
+  if (typeof value === 'string') {
+    if (value.includes('\u0000')) found.push({ field: path || 'body', message: 'must not contain NUL characters' });
+  } else if (Array.isArray(value)) {
+    value.forEach((item, index) => findNulBytes(item, `${path}[${index}]`, found));
+  } else if (value && typeof value === 'object') {
+    for (const [key, item] of Object.entries(value)) {
+      if (key.includes('\u0000')) found.push({ field: path || 'body', message: 'keys must not contain NUL characters' });
+      findNulBytes(item, path ? `${path}.${key}` : key, found);
+    }
+  }
+  return found;
+}

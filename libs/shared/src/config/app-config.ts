@@ -1,0 +1,50 @@
+/** Runtime configuration, read once from the environment (api-decisions §11). */
+export class AppConfig {
+  readonly port: number;
+  readonly databaseUrl: string | undefined;
+  readonly dataDir: string;
+  readonly appUrl: string;
+  readonly logLevel: string;
+  readonly rateLimitPerMinute: number;
+  readonly calendarAllowPrivateHosts: boolean;
+  /** Seconds an API-key lookup may be served from memory; revocation is honoured within this time. */
+  readonly apiKeyCacheSeconds: number;
+  /** Create the demo organization on the first start of an empty embedded database. */
+  readonly seedDemo: boolean;
+
+  constructor(values: Partial<AppConfig> = {}) {
+    this.port = values.port ?? 3000;
+    this.databaseUrl = values.databaseUrl;
+    this.dataDir = values.dataDir ?? './.data';
+    this.appUrl = (values.appUrl ?? `http://localhost:${this.port}`).replace(/\/+$/, '');
+    this.logLevel = values.logLevel ?? 'info';
+    this.rateLimitPerMinute = values.rateLimitPerMinute ?? 600;
+    this.calendarAllowPrivateHosts = values.calendarAllowPrivateHosts ?? false;
+    this.apiKeyCacheSeconds = values.apiKeyCacheSeconds ?? 5;
+    this.seedDemo = values.seedDemo ?? true;
+  }
+
+  get appOrigin(): string {
+    return new URL(this.appUrl).origin;
+  }
+
+  static fromEnv(env: NodeJS.ProcessEnv = process.env): AppConfig {
+    const int = (name: string, fallback: number): number => {
+      const raw = env[name];
+      if (raw === undefined || raw === '') return fallback;
+      const value = Number(raw);
+      if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer`);
+      return value;
+    };
+    return new AppConfig({
+      port: int('PORT', 3000),
+      databaseUrl: env['DATABASE_URL'] || undefined,
+      dataDir: env['DATA_DIR'] || undefined,
+      appUrl: env['APP_URL'] || undefined,
+      logLevel: env['LOG_LEVEL'] || undefined,
+      rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 600),
+      calendarAllowPrivateHosts: env['CALENDAR_ALLOW_PRIVATE_HOSTS'] === 'true',
+      apiKeyCacheSeconds: int('API_KEY_CACHE_SECONDS', 5),
+    });
+  }
+}

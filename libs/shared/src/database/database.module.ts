@@ -1,0 +1,84 @@
+import { DynamicModule, Global, Injectable, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
+import { MigrationClass, runMigrationsLocked } from './migrations';
+
+/** Holds the embedded server (when one was started) so it can be stopped after the pool closes. */
+@Injectable()
+export class DatabaseServer implements OnApplicationShutdown {
+  private readonly logger = new Logger('Database');
+  embedded: EmbeddedDatabase | undefined;
+
+  constructor(private readonly moduleRef: ModuleRef) {}
+
+  async resolveUrl(config: AppConfig): Promise<string> {
+    if (config.databaseUrl) return config.databaseUrl;
+    this.embedded = await startEmbeddedPostgres({ dataDir: config.dataDir });
+    this.logger.log(`embedded PostgreSQL started (data in ${config.dataDir})`);
+    return this.embedded.url;
+  }
+
+  /** True when the embedded cluster was created by this start (first start on an empty data dir). */
+  get createdFreshCluster(): boolean {
+    return this.embedded?.created ?? false;
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.embedded) {
+      // The pool must close before the server stops; hook order between modules is not guaranteed.
+      const dataSource = this.moduleRef.get(DataSource, { strict: false });
+      if (dataSource.isInitialized) await dataSource.destroy();
+      await this.embedded.stop();
+      this.embedded = undefined;
+    }
+  }
+}
+
+export interface DatabaseModuleOptions {
+  migrations: MigrationClass[];
+  /** Pool size per instance. */
+  poolSize?: number;
+}
+
+@Global()
+@Module({})
+export class DatabaseServerModule {
+  static forRoot(): DynamicModule {
+    return { module: DatabaseServerModule, providers: [DatabaseServer], exports: [DatabaseServer] };
+  }
+}
+
+@Module({})
+export class DatabaseModule {
+  static forRoot(options: DatabaseModuleOptions): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        DatabaseServerModule.forRoot(),
+        TypeOrmModule.forRootAsync({
+          inject: [AppConfig, DatabaseServer],
+          useFactory: async (config: AppConfig, server: DatabaseServer) => ({
+            type: 'postgres' as const,
+            url: await server.resolveUrl(config),
+            autoLoadEntities: true,
+            synchronize: false,
+            migrationsRun: false,
+            migrations: options.migrations,
+            migrationsTableName: 'schema_migrations',
+            extra: { max: options.poolSize ?? 20, application_name: 'almanac' },
+            logging: false,
+          }),
+          dataSourceFactory: async (dataSourceOptions?: DataSourceOptions) => {
+            const dataSource = await new DataSource(dataSourceOptions!).initialize();
+            await runMigrationsLocked(dataSource);
+            return dataSource;
+          },
+        }),
+      ],
+      exports: [TypeOrmModule],
+    };
+  }
+}

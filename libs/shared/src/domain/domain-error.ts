@@ -1,0 +1,62 @@
+/** One failing input field, as reported in a problem body's `errors[]`. */
+export interface FieldError {
+  readonly field: string;
+  readonly message: string;
+}
+
+/**
+ * Base of every error the domain and application layers raise. The `code` is stable and public:
+ * the global problem-details filter maps it to an HTTP status (see `ERROR_STATUS` in the API layer).
+ */
+export class DomainError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly errors?: readonly FieldError[],
+  ) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(resource = 'Resource') {
+    super('not_found', `${resource} not found.`);
+  }
+}
+
+export class ValidationFailedError extends DomainError {
+  constructor(errors: readonly FieldError[], message = 'The request is invalid.') {
+    super('validation_failed', message, errors);
+  }
+}
+
+export class InvalidReferenceError extends DomainError {
+  constructor(field: string, message = `${field} does not name an existing record.`) {
+    super('invalid_reference', message, [{ field, message }]);
+  }
+}
+
+export class InvalidTransitionError extends DomainError {
+  constructor(resource: string, from: string, to: string) {
+    super('invalid_transition', `A ${resource} cannot move from ${from} to ${to}.`);
+  }
+}
+
+export class SlugTakenError extends DomainError {
+  constructor(slug: string) {
+    super('slug_taken', `The slug "${slug}" is already taken.`, [{ field: 'slug', message: 'already taken' }]);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  constructor(message = 'You are not allowed to do this.') {
+    super('forbidden', message);
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  constructor(message = 'Valid credentials are required.') {
+    super('unauthorized', message);
+  }
+}

@@ -1,0 +1,4 @@
+export * from './domain-error';
+export * from './transition-table';
+export * from './clock';
+export { newId, isUuid } from './ids';
