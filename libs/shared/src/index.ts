@@ -16,3 +16,4 @@ export * from './api/http-middleware';
 export * from './api/openapi';
 export * from './api/params';
 export * from './shared.module';
+export * from './api/validators';

@@ -2,3 +2,5 @@ export * from './domain-error';
 export * from './transition-table';
 export * from './clock';
 export { newId, isUuid } from './ids';
+export * from './slug';
+export * from './time';

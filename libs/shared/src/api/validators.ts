@@ -1,0 +1,54 @@
+import { registerDecorator, ValidationOptions } from 'class-validator';
+import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../domain/slug';
+import { isCalendarDate, isDateTimeWithZone, isIanaTimeZone, isTimeOfDay, parseDateOrDateTime } from '../domain/time';
+
+function simple(name: string, test: (value: unknown) => boolean, message: string) {
+  return (options?: ValidationOptions): PropertyDecorator =>
+    (target: object, propertyName: string | symbol) =>
+      registerDecorator({
+        name,
+        target: target.constructor,
+        propertyName: propertyName as string,
+        options: { message, ...options },
+        validator: { validate: (value: unknown) => test(value) },
+      });
+}
+
+/** ISO 8601 date-time with `Z` or an offset. */
+export const IsDateTimeWithZone = simple(
+  'isDateTimeWithZone',
+  isDateTimeWithZone,
+  'must be an ISO 8601 date-time with a zone (Z or ±hh:mm)',
+);
+/** `YYYY-MM-DD`, a date that exists. */
+export const IsCalendarDate = simple('isCalendarDate', isCalendarDate, 'must be a date YYYY-MM-DD that exists');
+/** `HH:MM`, 00:00–23:59. */
+export const IsTimeOfDay = simple('isTimeOfDay', isTimeOfDay, 'must be a time HH:MM between 00:00 and 23:59');
+/** An IANA time zone name the runtime knows. */
+export const IsIanaTimeZone = simple('isIanaTimeZone', isIanaTimeZone, 'must be an IANA time zone name such as Europe/Paris');
+/** Lowercase a-z0-9 with single inner hyphens, 1–100 characters. */
+export const IsSlug = simple(
+  'isSlug',
+  (v) => typeof v === 'string' && v.length <= SLUG_MAX_LENGTH && SLUG_PATTERN.test(v),
+  'must be lowercase a-z0-9 with single inner hyphens, 1-100 characters',
+);
+/** A date (`YYYY-MM-DD`) or a zoned date-time, as accepted by date-range filters. */
+export const IsDateOrDateTime = simple(
+  'isDateOrDateTime',
+  (v) => typeof v === 'string' && parseDateOrDateTime(v) !== null,
+  'must be a date YYYY-MM-DD or an ISO 8601 date-time with a zone',
+);
+/** An absolute http(s) URL of at most 2,000 characters. */
+export const IsHttpUrl = simple(
+  'isHttpUrl',
+  (v) => {
+    if (typeof v !== 'string' || v.length > 2000) return false;
+    try {
+      const url = new URL(v);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname.length > 0;
+    } catch {
+      return false;
+    }
+  },
+  'must be an absolute http(s) URL',
+);
