@@ -1,0 +1,88 @@
+import { readFixture, FIXTURE_RANGE } from '../../testing/fixtures';
+import { feedSkipReason } from '../domain/feed-occurrence';
+import { FeedParseError, parseIcsFeed } from './ics-parser';
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+describe('parseIcsFeed', () => {
+  it('expands a Google feed: weekly RRULE with EXDATE and a moved occurrence, across the US DST change', () => {
+    const occurrences = parseIcsFeed(readFixture('google'), FIXTURE_RANGE.start, FIXTURE_RANGE.end);
+    const weekly = occurrences.filter((o) => o.uid === 'weekly-standup@google.com');
+    expect(weekly.map((o) => [iso(o.start), iso(o.end), iso(o.recurrenceId), o.summary])).toEqual([
+      ['2027-03-02T15:00:00.000Z', '2027-03-02T16:00:00.000Z', '2027-03-02T15:00:00.000Z', 'Weekly standup'],
+      ['2027-03-09T15:00:00.000Z', '2027-03-09T16:00:00.000Z', '2027-03-09T15:00:00.000Z', 'Weekly standup'],
+      ['2027-03-17T18:00:00.000Z', '2027-03-17T19:00:00.000Z', '2027-03-16T14:00:00.000Z', 'Weekly standup (moved)'],
+      ['2027-03-30T14:00:00.000Z', '2027-03-30T15:00:00.000Z', '2027-03-30T14:00:00.000Z', 'Weekly standup'],
+      ['2027-04-06T14:00:00.000Z', '2027-04-06T15:00:00.000Z', '2027-04-06T14:00:00.000Z', 'Weekly standup'],
+    ]);
+    expect(weekly[2]!.location).toBe('Room 7');
+    expect(weekly[0]!.organizer).toEqual({ name: 'Team Lead', email: 'lead@example.com' });
+
+    const dentist = occurrences.find((o) => o.uid === 'dentist-0305@google.com')!;
+    expect([iso(dentist.start), iso(dentist.end), dentist.location]).toEqual([
+      '2027-03-05T14:00:00.000Z',
+      '2027-03-05T14:45:00.000Z',
+      '12 Main St, Springfield',
+    ]);
+
+    const reasons = Object.fromEntries(occurrences.map((o) => [o.uid, feedSkipReason(o)]));
+    expect(reasons).toMatchObject({
+      'offsite-day@google.com': 'all_day',
+      'cancelled-call@google.com': 'cancelled',
+      'focus-time@google.com': 'free',
+      'broken@google.com': 'invalid',
+      'overlapping@google.com': null,
+      'dentist-0305@google.com': null,
+    });
+    expect(reasons).not.toHaveProperty(['out-of-range@google.com']);
+  });
+
+  it('reads Outlook feeds: Windows zone names with VTIMEZONE, DURATION, the EU DST change', () => {
+    const occurrences = parseIcsFeed(readFixture('outlook'), FIXTURE_RANGE.start, FIXTURE_RANGE.end);
+    expect(occurrences.map((o) => [iso(o.start), iso(o.end)])).toEqual([
+      ['2027-03-25T08:00:00.000Z', '2027-03-25T09:00:00.000Z'],
+      ['2027-03-26T08:00:00.000Z', '2027-03-26T09:00:00.000Z'],
+      ['2027-03-27T08:00:00.000Z', '2027-03-27T09:00:00.000Z'],
+      ['2027-03-28T07:00:00.000Z', '2027-03-28T08:00:00.000Z'],
+      ['2027-03-29T07:00:00.000Z', '2027-03-29T08:00:00.000Z'],
+      ['2027-04-02T10:00:00.000Z', '2027-04-02T11:30:00.000Z'],
+    ]);
+    expect(occurrences[0]!.attendees).toEqual([{ name: 'Alex Berg', email: 'alex@example.org' }]);
+  });
+
+  it('reads Apple feeds: RRULE with UNTIL plus an RDATE', () => {
+    const occurrences = parseIcsFeed(readFixture('apple'), FIXTURE_RANGE.start, FIXTURE_RANGE.end);
+    expect(occurrences.map((o) => iso(o.start)).sort()).toEqual([
+      '2027-03-26T17:30:00.000Z',
+      '2027-03-31T16:30:00.000Z',
+      '2027-04-02T16:30:00.000Z',
+      '2027-04-09T16:30:00.000Z',
+    ]);
+  });
+
+  it('refuses text that is not iCalendar', () => {
+    expect(() => parseIcsFeed('<html>nope</html>', FIXTURE_RANGE.start, FIXTURE_RANGE.end)).toThrow(FeedParseError);
+    expect(() => parseIcsFeed('BEGIN:VCARD\r\nEND:VCARD\r\n', FIXTURE_RANGE.start, FIXTURE_RANGE.end)).toThrow(FeedParseError);
+  });
+
+  it('treats a TZID without VTIMEZONE as an IANA zone and floating times as UTC', () => {
+    const feed = [
+      'BEGIN:VCALENDAR',
+      'VERSION:2.0',
+      'BEGIN:VEVENT',
+      'UID:a',
+      'DTSTART;TZID=Asia/Tokyo:20270305T090000',
+      'DTEND;TZID=Asia/Tokyo:20270305T100000',
+      'END:VEVENT',
+      'BEGIN:VEVENT',
+      'UID:b',
+      'DTSTART:20270305T090000',
+      'DTEND:20270305T100000',
+      'END:VEVENT',
+      'END:VCALENDAR',
+      '',
+    ].join('\r\n');
+    const occurrences = parseIcsFeed(feed, FIXTURE_RANGE.start, FIXTURE_RANGE.end);
+    expect(occurrences.map((o) => iso(o.start))).toEqual(['2027-03-05T00:00:00.000Z', '2027-03-05T09:00:00.000Z']);
+  });
+});

@@ -1,0 +1,174 @@
+import ICAL from 'ical.js';
+import { isIanaTimeZone, zonedTimeToUtc } from '@almanac/shared';
+import { FeedOccurrence, Person } from '../domain/feed-occurrence';
+
+type Component = InstanceType<typeof ICAL.Component>;
+type Time = InstanceType<typeof ICAL.Time>;
+type IcalEvent = InstanceType<typeof ICAL.Event>;
+
+/** Expansion stops here: a feed that yields more occurrences in range is refused as unreasonable. */
+export const MAX_OCCURRENCES = 50_000;
+
+/** Expanding one series from its DTSTART may take at most this many steps (MINUTELY rules from 1990…). */
+export const MAX_ITERATIONS = 500_000;
+
+export class FeedParseError extends Error {}
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+/**
+ * The UTC instant of an iCalendar time. Zoned times use the feed's VTIMEZONE (ical.js resolves it
+ * from the calendar); a TZID without a VTIMEZONE that is an IANA name is resolved by the runtime;
+ * floating times are read as UTC.
+ */
+function toInstant(time: Time, tzid: string | null): Date {
+  const zone = time.zone;
+  if (zone && zone !== ICAL.Timezone.localTimezone) {
+    return new Date(time.toUnixTime() * 1000);
+  }
+  const wallZone = tzid && isIanaTimeZone(tzid) ? tzid : 'UTC';
+  const base = zonedTimeToUtc(`${String(time.year).padStart(4, '0')}-${pad(time.month)}-${pad(time.day)}`, `${pad(time.hour)}:${pad(time.minute)}`, wallZone);
+  return new Date(base.getTime() + time.second * 1000);
+}
+
+function text(component: Component, name: string): string | null {
+  const value = component.getFirstPropertyValue(name);
+  if (value === null || value === undefined) return null;
+  const str = String(value).trim();
+  return str.length > 0 ? str : null;
+}
+
+function person(component: Component, name: string): Person[] {
+  return component.getAllProperties(name).map((property) => {
+    const value = String(property.getFirstValue() ?? '');
+    const email = /^mailto:/i.test(value) ? value.replace(/^mailto:/i, '').trim() || null : null;
+    const cn = property.getParameter('cn');
+    return { name: typeof cn === 'string' && cn.trim() ? cn.trim() : null, email };
+  });
+}
+
+function tzidOf(component: Component, name: string): string | null {
+  const tzid = component.getFirstProperty(name)?.getParameter('tzid');
+  return typeof tzid === 'string' ? tzid : null;
+}
+
+function describe(event: IcalEvent, item: IcalEvent, start: Time, end: Time, recurrenceId: Date | null): FeedOccurrence {
+  const component = item.component;
+  const tzid = tzidOf(component, 'dtstart') ?? tzidOf(event.component, 'dtstart');
+  const organizer = person(component, 'organizer')[0] ?? null;
+  return {
+    uid: text(event.component, 'uid') ?? '',
+    recurrenceId,
+    summary: text(component, 'summary'),
+    location: text(component, 'location'),
+    start: toInstant(start, tzid),
+    end: toInstant(end, tzidOf(component, 'dtend') ?? tzid),
+    allDay: start.isDate,
+    status: text(component, 'status')?.toUpperCase() ?? null,
+    transparent: text(component, 'transp')?.toUpperCase() === 'TRANSPARENT',
+    organizer,
+    attendees: person(component, 'attendee'),
+  };
+}
+
+/**
+ * Parses an iCalendar (RFC 5545) feed and returns every occurrence that starts within
+ * [rangeStart, rangeEnd): RRULE/RDATE/EXDATE expanded, RECURRENCE-ID overrides applied.
+ * Events that cannot be read (no DTSTART, broken rules) come back as `invalid` candidates.
+ */
+export function parseIcsFeed(source: string, rangeStart: Date, rangeEnd: Date): FeedOccurrence[] {
+  let calendar: Component;
+  try {
+    calendar = new ICAL.Component(ICAL.parse(source) as unknown[]);
+  } catch (error) {
+    throw new FeedParseError(`not an iCalendar feed: ${(error as Error).message}`);
+  }
+  if (calendar.name !== 'vcalendar') throw new FeedParseError('not an iCalendar feed: no VCALENDAR');
+
+  const vevents = calendar.getAllSubcomponents('vevent');
+  const exceptionsByUid = new Map<string, Component[]>();
+  const masters: Component[] = [];
+  for (const vevent of vevents) {
+    const uid = text(vevent, 'uid') ?? '';
+    if (vevent.hasProperty('recurrence-id')) {
+      exceptionsByUid.set(uid, [...(exceptionsByUid.get(uid) ?? []), vevent]);
+    } else {
+      masters.push(vevent);
+    }
+  }
+
+  const occurrences: FeedOccurrence[] = [];
+  const push = (occurrence: FeedOccurrence) => {
+    if (occurrence.start.getTime() < rangeStart.getTime() || occurrence.start.getTime() >= rangeEnd.getTime()) return;
+    occurrences.push(occurrence);
+    if (occurrences.length > MAX_OCCURRENCES) throw new FeedParseError(`the feed has more than ${MAX_OCCURRENCES} occurrences in range`);
+  };
+  const invalid = (uid: string): FeedOccurrence => ({
+    uid,
+    recurrenceId: null,
+    summary: null,
+    location: null,
+    start: rangeStart,
+    end: rangeStart,
+    allDay: false,
+    status: null,
+    transparent: false,
+    organizer: null,
+    attendees: [],
+  });
+
+  for (const master of masters) {
+    const uid = text(master, 'uid') ?? '';
+    let event: IcalEvent;
+    try {
+      if (!master.hasProperty('dtstart')) throw new Error('no DTSTART');
+      event = new ICAL.Event(master, { strictExceptions: true, exceptions: exceptionsByUid.get(uid) ?? [] });
+      exceptionsByUid.delete(uid);
+      if (!event.isRecurring()) {
+        const start = event.startDate;
+        const end = event.endDate;
+        push(describe(event, event, start, end, null));
+        continue;
+      }
+      const iterator = event.iterator();
+      let steps = 0;
+      for (let next = iterator.next(); next; next = iterator.next()) {
+        if (++steps > MAX_ITERATIONS) throw new FeedParseError(`a recurrence of ${uid} repeats too often to expand`);
+        const details = event.getOccurrenceDetails(next);
+        const recurrenceId = toInstant(details.recurrenceId, tzidOf(master, 'dtstart'));
+        const occurrence = describe(event, details.item, details.startDate, details.endDate, recurrenceId);
+        // The series is in start order; stop once both the original and the (moved) start are past the range.
+        if (recurrenceId.getTime() >= rangeEnd.getTime() && occurrence.start.getTime() >= rangeEnd.getTime()) {
+          // A moved occurrence may land in range although its original slot is later: exceptions are checked below.
+          break;
+        }
+        push(occurrence);
+      }
+      // Overrides whose original slot lies past where iteration stopped but whose new time is in range.
+      for (const exception of Object.values(event.exceptions as unknown as Record<string, IcalEvent>)) {
+        const recurrenceId = toInstant(exception.recurrenceId, tzidOf(exception.component, 'recurrence-id') ?? tzidOf(master, 'dtstart'));
+        if (recurrenceId.getTime() < rangeEnd.getTime()) continue;
+        push(describe(event, exception, exception.startDate, exception.endDate, recurrenceId));
+      }
+    } catch (error) {
+      if (error instanceof FeedParseError) throw error;
+      occurrences.push(invalid(uid));
+    }
+  }
+
+  // Overrides of a series that is not in the feed: import them as one-off events.
+  for (const [uid, orphans] of exceptionsByUid) {
+    for (const orphan of orphans) {
+      try {
+        const event = new ICAL.Event(orphan);
+        const recurrenceId = toInstant(event.recurrenceId, tzidOf(orphan, 'recurrence-id'));
+        push(describe(event, event, event.startDate, event.endDate, recurrenceId));
+      } catch {
+        occurrences.push(invalid(uid));
+      }
+    }
+  }
+  return occurrences;
+}
