@@ -1,0 +1,126 @@
+import { lookup as dnsLookup, LookupAddress, LookupOptions } from 'node:dns';
+import { request as httpRequest, IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
+
+export interface SafeFetchOptions {
+  timeoutMs: number;
+  maxBytes: number;
+  maxRedirects: number;
+  allowPrivateHosts: boolean;
+}
+
+export const FEED_FETCH_DEFAULTS: Omit<SafeFetchOptions, 'allowPrivateHosts'> = {
+  timeoutMs: 10_000,
+  maxBytes: 5 * 1024 * 1024,
+  maxRedirects: 3,
+};
+
+/** Why a feed could not be fetched; the message is safe to show (no URL secrets). */
+export class FetchFailedError extends Error {}
+
+/** Loopback, private, link-local, unique-local, CGNAT, multicast, reserved: anything but public unicast. */
+export function isPublicAddress(address: string): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  }
+  return parsed.range() === 'unicast';
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void;
+
+/** DNS lookup that refuses non-public answers, so a public name cannot point the fetch inward. */
+function guardedLookup(allowPrivate: boolean) {
+  return (hostname: string, options: LookupOptions, callback: LookupCallback) => {
+    dnsLookup(hostname, { ...options, all: true }, (error, addresses) => {
+      if (error) return callback(error, []);
+      const list = addresses as LookupAddress[];
+      const refused = !allowPrivate && list.some((a) => !isPublicAddress(a.address));
+      if (refused || list.length === 0) {
+        return callback(Object.assign(new Error('the feed host resolves to a private address'), { code: 'EPRIVATE' }), []);
+      }
+      if (options.all) return callback(null, list);
+      callback(null, list[0]!.address, list[0]!.family);
+    });
+  };
+}
+
+function once(url: URL, options: SafeFetchOptions, signal: AbortSignal): Promise<IncomingMessage> {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  if (isIP(host) && !options.allowPrivateHosts && !isPublicAddress(host)) {
+    return Promise.reject(new FetchFailedError('the feed address is private or loopback'));
+  }
+  const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const req = request(
+      url,
+      {
+        method: 'GET',
+        signal,
+        lookup: guardedLookup(options.allowPrivateHosts) as never,
+        headers: { Accept: 'text/calendar, text/plain;q=0.5, */*;q=0.1', 'User-Agent': 'Almanac-Calendar-Sync/1.0' },
+      },
+      resolve,
+    );
+    req.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'EPRIVATE') reject(new FetchFailedError('the feed host resolves to a private address'));
+      else if (error.name === 'AbortError') reject(new FetchFailedError('the feed did not answer within 10 seconds'));
+      else reject(new FetchFailedError(`the feed could not be reached (${error.code ?? 'network error'})`));
+    });
+    req.end();
+  });
+}
+
+function readBody(response: IncomingMessage, maxBytes: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    response.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        reject(new FetchFailedError(`the feed is larger than ${Math.round(maxBytes / 1024 / 1024)} MiB`));
+        response.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    response.on('error', (error: Error) =>
+      reject(error instanceof FetchFailedError ? error : new FetchFailedError('the feed connection failed while reading')),
+    );
+    response.on('aborted', () => reject(new FetchFailedError('the feed connection was cut')));
+  });
+}
+
+/**
+ * GETs a feed over http(s) with a total timeout, a size cap and a redirect cap, refusing private
+ * and loopback destinations (checked on every hop and at DNS resolution) unless allowed.
+ */
+export async function safeFetchText(rawUrl: string, options: SafeFetchOptions): Promise<string> {
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  let url = new URL(rawUrl);
+  for (let hop = 0; ; hop++) {
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchFailedError('the feed URL must be http(s)');
+    const response = await once(url, options, signal);
+    const status = response.statusCode ?? 0;
+    if (status >= 300 && status < 400 && response.headers.location) {
+      response.resume();
+      if (hop >= options.maxRedirects) throw new FetchFailedError(`the feed redirected more than ${options.maxRedirects} times`);
+      url = new URL(response.headers.location, url);
+      continue;
+    }
+    if (status < 200 || status >= 300) {
+      response.resume();
+      throw new FetchFailedError(`the feed answered HTTP ${status}`);
+    }
+    try {
+      return await readBody(response, options.maxBytes);
+    } catch (error) {
+      if (signal.aborted) throw new FetchFailedError('the feed did not answer within 10 seconds');
+      throw error;
+    }
+  }
+}
