@@ -49,7 +49,12 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': [
         'error',
-        { patterns: [{ group: ['@nestjs/*', 'typeorm', 'class-validator', 'class-transformer', '@almanac/*', '!@almanac/shared/domain'] }] },
+        {
+          patterns: [
+            { group: ['@nestjs/*', 'typeorm', 'class-validator', 'class-transformer'] },
+            { regex: '^@almanac/(?!shared/domain$)', message: 'The domain layer may import only @almanac/shared/domain.' },
+          ],
+        },
       ],
     },
   },
