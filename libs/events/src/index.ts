@@ -1,6 +1,7 @@
 import type { MigrationClass } from '@almanac/shared';
+import { EventsInit1763700002000 } from './lib/infrastructure/migrations/1763700002000-events-init';
 
 export { EventsModule } from './lib/events.module';
 
 /** This context's migrations, in order; the app runs them with every other context's. */
-export const eventsMigrations: MigrationClass[] = [];
+export const eventsMigrations: MigrationClass[] = [EventsInit1763700002000];

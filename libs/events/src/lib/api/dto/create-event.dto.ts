@@ -1,0 +1,27 @@
+import {
+  CostField,
+  DescriptionField,
+  LocationField,
+  SiteIdField,
+  SlotsField,
+  StartDateField,
+  StatusField,
+  TimeOfDayField,
+  TimezoneField,
+  TitleField,
+} from './event-fields';
+import { EventStatus } from '../../domain/event-status';
+
+export class CreateEventDto {
+  @TitleField('create') readonly title!: string;
+  @StartDateField('create') readonly start_date!: string;
+  @DescriptionField() readonly description?: string | null;
+  @TimeOfDayField('HH:MM, local time in the event\'s time zone; absent means the whole day') readonly start_time?: string | null;
+  @TimeOfDayField('HH:MM, after start_time (which it needs); absent means until the end of the day') readonly end_time?: string | null;
+  @TimezoneField() readonly timezone?: string;
+  @LocationField() readonly location?: string | null;
+  @CostField() readonly cost?: number;
+  @SlotsField() readonly slots?: number | null;
+  @StatusField('create') readonly status?: EventStatus;
+  @SiteIdField() readonly site_id?: string | null;
+}

@@ -1,0 +1,137 @@
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res, UseInterceptors } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import { ApiPrincipal, Principal, RequireScope, V1Controller } from '@almanac/identity';
+import {
+  ApiDataResponse,
+  ApiListResponse,
+  ApiProblems,
+  ListResponse,
+  pageOf,
+  resolvePage,
+  UuidParam,
+  ValidationFailedError,
+} from '@almanac/shared';
+import type { Response } from 'express';
+import { EventsService } from '../application/events.service';
+import { CreateEventDto } from './dto/create-event.dto';
+import { DeletedEventResponse, EventResponse, ListedEventResponse } from './dto/event.response';
+import { ListEventsQuery } from './dto/list-events.query';
+import { UpdateEventDto } from './dto/update-event.dto';
+import { IgnoreUnknownQuery } from './ignore-unknown-query.interceptor';
+import { toEventFields, toEventResponse, toListedEventResponse } from './event.mapper';
+
+/** The calendar date a date filter names: a date as is, a date-time's own date as written. */
+function dateOf(value: string | undefined): string | undefined {
+  return value === undefined ? undefined : value.slice(0, 10);
+}
+
+@V1Controller('events', 'events')
+export class EventsController {
+  constructor(private readonly events: EventsService) {}
+
+  @Get()
+  @RequireScope('events:read')
+  @UseInterceptors(IgnoreUnknownQuery(ListEventsQuery))
+  @ApiOperation({
+    summary: 'List events',
+    description:
+      'Ordered by start_date, then start_time (events without a time first), then id. An event runs from ' +
+      'start_date + start_time (00:00 when absent) to start_date + end_time (end of day when absent) in its ' +
+      'own time zone; upcoming=true keeps events not yet ended, past=true those ended.',
+  })
+  @ApiListResponse(ListedEventResponse)
+  @ApiProblems(400, 403)
+  async list(@Principal() principal: ApiPrincipal, @Query() query: ListEventsQuery): Promise<ListResponse<ListedEventResponse>> {
+    if (query.upcoming === true && query.past === true) {
+      const message = 'upcoming=true and past=true cannot be combined';
+      throw new ValidationFailedError([
+        { field: 'upcoming', message },
+        { field: 'past', message },
+      ]);
+    }
+    const page = resolvePage(query, 50);
+    const { events, total } = await this.events.list(
+      principal.organizationId,
+      {
+        siteId: query.site_id,
+        status: query.status,
+        upcoming: query.upcoming,
+        past: query.past,
+        fromDate: dateOf(query.start_date),
+        toDate: dateOf(query.end_date),
+      },
+      page,
+    );
+    const includeCounts = query.include_counts === true;
+    return pageOf(
+      events.map((event) => toListedEventResponse(event, includeCounts)),
+      total,
+      page,
+    );
+  }
+
+  @Get(':id')
+  @RequireScope('events:read')
+  @ApiOperation({ summary: 'One event, with registration_count and slots_remaining' })
+  @ApiDataResponse(EventResponse)
+  @ApiProblems(403, 404)
+  async get(@Principal() principal: ApiPrincipal, @Param('id', UuidParam('Event')) id: string): Promise<{ data: EventResponse }> {
+    return { data: toEventResponse(await this.events.get(principal.organizationId, id)) };
+  }
+
+  @Post()
+  @RequireScope('events:write')
+  @ApiOperation({ summary: 'Create an event (status draft, timezone UTC, cost 0, unlimited slots by default)' })
+  @ApiDataResponse(EventResponse, 201, 'The created event; Location names it')
+  @ApiProblems(400, 403, 413, 415)
+  async create(
+    @Principal() principal: ApiPrincipal,
+    @Body() body: CreateEventDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ data: EventResponse }> {
+    const event = await this.events.create(principal.organizationId, {
+      ...toEventFields(body),
+      title: body.title,
+      startDate: body.start_date,
+    });
+    res.location(`/api/v1/events/${event.id}`);
+    return { data: toEventResponse(event) };
+  }
+
+  @Patch(':id')
+  @RequireScope('events:write')
+  @ApiOperation({
+    summary: 'Update an event',
+    description:
+      'Any create field; null clears a nullable one. Status moves: draft → published | cancelled, ' +
+      'published → draft | cancelled; cancelled is final (409 invalid_transition); the current status again is a no-op. ' +
+      'slots below the active registrations: 409 slots_below_registrations.',
+  })
+  @ApiDataResponse(EventResponse)
+  @ApiProblems(400, 403, 404, 409, 413, 415)
+  async update(
+    @Principal() principal: ApiPrincipal,
+    @Param('id', UuidParam('Event')) id: string,
+    @Body() body: UpdateEventDto,
+  ): Promise<{ data: EventResponse }> {
+    const changes = toEventFields(body);
+    if (Object.values(changes).every((value) => value === undefined)) {
+      throw new ValidationFailedError([{ field: 'body', message: 'must contain at least one field to change' }]);
+    }
+    return { data: toEventResponse(await this.events.update(principal.organizationId, id, changes)) };
+  }
+
+  @Delete(':id')
+  @HttpCode(200)
+  @RequireScope('events:write')
+  @ApiOperation({ summary: 'Delete an event and its registrations' })
+  @ApiDataResponse(DeletedEventResponse)
+  @ApiProblems(403, 404)
+  async delete(
+    @Principal() principal: ApiPrincipal,
+    @Param('id', UuidParam('Event')) id: string,
+  ): Promise<{ data: DeletedEventResponse }> {
+    await this.events.delete(principal.organizationId, id);
+    return { data: { id, deleted: true } };
+  }
+}

@@ -1,0 +1,67 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Clock, NotFoundError, Page, newId } from '@almanac/shared';
+import { DataSource } from 'typeorm';
+import { Event, EventFields, NewEvent } from '../domain/event';
+import { EventStatus } from '../domain/event-status';
+import { EventListFilter, EventsRepository } from '../infrastructure/events.repository';
+
+export interface EventListCriteria {
+  siteId?: string;
+  status?: EventStatus;
+  /** true: only events not yet ended. */
+  upcoming?: boolean;
+  /** true: only events already ended. */
+  past?: boolean;
+  fromDate?: string;
+  toDate?: string;
+}
+
+/** Use cases of events: one transaction each, the domain decides, the repository persists. */
+@Injectable()
+export class EventsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly events: EventsRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async list(organizationId: string, criteria: EventListCriteria, page: Page): Promise<{ events: Event[]; total: number }> {
+    const now = this.clock.now();
+    const filter: EventListFilter = {
+      siteId: criteria.siteId,
+      status: criteria.status,
+      endsAfter: criteria.upcoming ? now : undefined,
+      endedBy: criteria.past ? now : undefined,
+      fromDate: criteria.fromDate,
+      toDate: criteria.toDate,
+    };
+    return this.events.list(this.dataSource.manager, organizationId, filter, page);
+  }
+
+  async get(organizationId: string, id: string): Promise<Event> {
+    const event = await this.events.findById(this.dataSource.manager, organizationId, id);
+    if (!event) throw new NotFoundError('Event');
+    return event;
+  }
+
+  async create(organizationId: string, input: NewEvent): Promise<Event> {
+    const event = Event.create(input, { id: newId(), organizationId }, this.clock.now());
+    await this.dataSource.transaction((em) => this.events.insert(em, event));
+    return event;
+  }
+
+  async update(organizationId: string, id: string, changes: EventFields): Promise<Event> {
+    return this.dataSource.transaction(async (em) => {
+      const event = await this.events.findById(em, organizationId, id, { lock: true });
+      if (!event) throw new NotFoundError('Event');
+      if (event.update(changes, this.clock.now())) await this.events.update(em, event);
+      return event;
+    });
+  }
+
+  async delete(organizationId: string, id: string): Promise<void> {
+    const deleted = await this.dataSource.transaction((em) => this.events.delete(em, organizationId, id));
+    if (!deleted) throw new NotFoundError('Event');
+  }
+}

@@ -1,0 +1,77 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Clock, NotFoundError, Page, newId } from '@almanac/shared';
+import { DataSource, EntityManager } from 'typeorm';
+import { Event } from '../domain/event';
+import { Registration, RegistrationStatus } from '../domain/registration';
+import { EventsRepository } from '../infrastructure/events.repository';
+import { RegistrationsRepository } from '../infrastructure/registrations.repository';
+
+/**
+ * Registrations. Each use case that changes one first locks its event's row, which serializes
+ * registrations, cancellations and event changes of that event: the capacity check then sees the
+ * true count, and the database constraints stay as the backstop.
+ */
+@Injectable()
+export class RegistrationsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly events: EventsRepository,
+    private readonly registrations: RegistrationsRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async register(organizationId: string, eventId: string, person: { name: string; email: string }): Promise<Registration> {
+    return this.dataSource.transaction(async (em) => {
+      const event = await this.eventOrFail(em, organizationId, eventId, true);
+      event.assertAcceptsRegistration();
+      const registration: Registration = {
+        id: newId(),
+        organizationId,
+        eventId,
+        name: person.name,
+        email: person.email,
+        status: 'active',
+        createdAt: this.clock.now(),
+        cancelledAt: null,
+      };
+      await this.registrations.insert(em, registration);
+      return registration;
+    });
+  }
+
+  async list(
+    organizationId: string,
+    eventId: string,
+    status: RegistrationStatus | undefined,
+    page: Page,
+  ): Promise<{ registrations: Registration[]; total: number }> {
+    const em = this.dataSource.manager;
+    await this.eventOrFail(em, organizationId, eventId, false);
+    return this.registrations.list(em, organizationId, eventId, status, page);
+  }
+
+  async get(organizationId: string, eventId: string, id: string): Promise<Registration> {
+    const registration = await this.registrations.findById(this.dataSource.manager, organizationId, eventId, id);
+    if (!registration) throw new NotFoundError('Registration');
+    return registration;
+  }
+
+  /** Cancels and frees the place; cancelling a cancelled registration answers it unchanged. */
+  async cancel(organizationId: string, eventId: string, id: string): Promise<Registration> {
+    return this.dataSource.transaction(async (em) => {
+      await this.eventOrFail(em, organizationId, eventId, true);
+      const cancelled = await this.registrations.cancel(em, organizationId, eventId, id, this.clock.now());
+      if (cancelled) return cancelled;
+      const existing = await this.registrations.findById(em, organizationId, eventId, id);
+      if (!existing) throw new NotFoundError('Registration');
+      return existing;
+    });
+  }
+
+  private async eventOrFail(em: EntityManager, organizationId: string, eventId: string, lock: boolean): Promise<Event> {
+    const event = await this.events.findById(em, organizationId, eventId, { lock });
+    if (!event) throw new NotFoundError('Event');
+    return event;
+  }
+}

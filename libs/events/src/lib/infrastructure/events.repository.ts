@@ -1,0 +1,175 @@
+import { Injectable } from '@nestjs/common';
+import { Page, PG_CHECK_VIOLATION, pgErrorOf } from '@almanac/shared';
+import { EntityManager } from 'typeorm';
+import { Event } from '../domain/event';
+import { SlotsBelowRegistrationsError } from '../domain/event-errors';
+import { EventStatus } from '../domain/event-status';
+import { moneyFromDecimal, moneyToDecimal } from '../domain/money';
+import { returnedRows } from './returned-rows';
+
+interface EventRow {
+  id: string;
+  organization_id: string;
+  site_id: string | null;
+  title: string;
+  description: string | null;
+  start_date: string;
+  start_time: string | null;
+  end_time: string | null;
+  timezone: string;
+  location: string | null;
+  cost: string;
+  slots: number | null;
+  registration_count: number;
+  status: EventStatus;
+  starts_at: Date;
+  ends_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+/** Dates and times leave PostgreSQL as text in the API's formats, money as exact decimal text. */
+const COLUMNS = `
+  e.id, e.organization_id, e.site_id, e.title, e.description,
+  to_char(e.start_date, 'YYYY-MM-DD') AS start_date,
+  to_char(e.start_time, 'HH24:MI') AS start_time,
+  to_char(e.end_time, 'HH24:MI') AS end_time,
+  e.timezone, e.location, e.cost::text AS cost, e.slots, e.registration_count, e.status,
+  e.starts_at, e.ends_at, e.created_at, e.updated_at`;
+
+export interface EventListFilter {
+  siteId?: string;
+  status?: EventStatus;
+  /** Only events not yet ended at this instant. */
+  endsAfter?: Date;
+  /** Only events ended at this instant. */
+  endedBy?: Date;
+  /** start_date on or after (YYYY-MM-DD). */
+  fromDate?: string;
+  /** start_date on or before (YYYY-MM-DD). */
+  toDate?: string;
+}
+
+function toDomain(row: EventRow): Event {
+  return Event.restore({
+    id: row.id,
+    organizationId: row.organization_id,
+    siteId: row.site_id,
+    title: row.title,
+    description: row.description,
+    startDate: row.start_date,
+    startTime: row.start_time,
+    endTime: row.end_time,
+    timezone: row.timezone,
+    location: row.location,
+    cost: moneyFromDecimal(row.cost),
+    slots: row.slots,
+    registrationCount: row.registration_count,
+    status: row.status,
+    startsAt: row.starts_at,
+    endsAt: row.ends_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  });
+}
+
+/** `slots` may never drop below the active registrations: the CHECK says so even when a race slips by. */
+function translateWriteError(error: unknown, event: Event): never {
+  const pg = pgErrorOf(error);
+  if (pg.code === PG_CHECK_VIOLATION && pg.constraint === 'events_registrations_within_slots') {
+    throw new SlotsBelowRegistrationsError(event.snapshot.slots ?? 0);
+  }
+  throw error;
+}
+
+/** Events in PostgreSQL. Every statement is scoped to one organization. */
+@Injectable()
+export class EventsRepository {
+  async insert(em: EntityManager, event: Event): Promise<void> {
+    const e = event.snapshot;
+    await em.query(
+      `INSERT INTO events (id, organization_id, site_id, title, description, start_date, start_time, end_time, timezone,
+                           location, cost, slots, status, starts_at, ends_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+      [
+        e.id, e.organizationId, e.siteId, e.title, e.description, e.startDate, e.startTime, e.endTime, e.timezone,
+        e.location, moneyToDecimal(e.cost), e.slots, e.status, e.startsAt, e.endsAt, e.createdAt, e.updatedAt,
+      ],
+    );
+  }
+
+  /** Writes every editable column and the derived instants. */
+  async update(em: EntityManager, event: Event): Promise<void> {
+    const e = event.snapshot;
+    try {
+      await em.query(
+        `UPDATE events SET site_id = $3, title = $4, description = $5, start_date = $6, start_time = $7, end_time = $8,
+                timezone = $9, location = $10, cost = $11, slots = $12, status = $13, starts_at = $14, ends_at = $15,
+                updated_at = $16
+          WHERE organization_id = $1 AND id = $2`,
+        [
+          e.organizationId, e.id, e.siteId, e.title, e.description, e.startDate, e.startTime, e.endTime, e.timezone,
+          e.location, moneyToDecimal(e.cost), e.slots, e.status, e.startsAt, e.endsAt, e.updatedAt,
+        ],
+      );
+    } catch (error) {
+      translateWriteError(error, event);
+    }
+  }
+
+  /**
+   * One event of the organization. `lock` takes the row lock that serializes every change of the
+   * event and of its registrations (always taken first, so two use cases never wait on each other in
+   * opposite orders).
+   */
+  async findById(em: EntityManager, organizationId: string, id: string, options: { lock?: boolean } = {}): Promise<Event | null> {
+    const rows: EventRow[] = await em.query(
+      `SELECT ${COLUMNS} FROM events e WHERE e.organization_id = $1 AND e.id = $2${options.lock ? ' FOR UPDATE' : ''}`,
+      [organizationId, id],
+    );
+    return rows[0] ? toDomain(rows[0]) : null;
+  }
+
+  /** Deletes the event; its registrations go with it (ON DELETE CASCADE). */
+  async delete(em: EntityManager, organizationId: string, id: string): Promise<boolean> {
+    const result: unknown = await em.query('DELETE FROM events WHERE organization_id = $1 AND id = $2 RETURNING id', [
+      organizationId,
+      id,
+    ]);
+    return returnedRows(result).length > 0;
+  }
+
+  /**
+   * A page of events in list order and the total, in one round trip (`count(*) OVER ()`); only a page
+   * past the end needs a second query for the total. Registration counts are columns of the row, so
+   * they cost nothing whatever the page size.
+   */
+  async list(em: EntityManager, organizationId: string, filter: EventListFilter, page: Page): Promise<{ events: Event[]; total: number }> {
+    const params: unknown[] = [organizationId];
+    const where = ['e.organization_id = $1'];
+    const add = (condition: string, value: unknown) => {
+      params.push(value);
+      where.push(condition.replace('?', `$${params.length}`));
+    };
+    if (filter.siteId !== undefined) add('e.site_id = ?', filter.siteId);
+    if (filter.status !== undefined) add('e.status = ?', filter.status);
+    if (filter.endsAfter !== undefined) add('e.ends_at > ?', filter.endsAfter);
+    if (filter.endedBy !== undefined) add('e.ends_at <= ?', filter.endedBy);
+    if (filter.fromDate !== undefined) add('e.start_date >= ?::date', filter.fromDate);
+    if (filter.toDate !== undefined) add('e.start_date <= ?::date', filter.toDate);
+    const conditions = where.join(' AND ');
+
+    const rows: (EventRow & { total_count: string })[] = await em.query(
+      `SELECT ${COLUMNS}, count(*) OVER () AS total_count
+         FROM events e
+        WHERE ${conditions}
+        ORDER BY e.start_date, e.start_time NULLS FIRST, e.id
+        LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, page.limit, page.offset],
+    );
+    if (rows.length > 0) return { events: rows.map(toDomain), total: Number(rows[0]!.total_count) };
+    if (page.offset === 0) return { events: [], total: 0 };
+    const counted: { total: string }[] = await em.query(`SELECT count(*) AS total FROM events e WHERE ${conditions}`, params);
+    return { events: [], total: Number(counted[0]?.total ?? 0) };
+  }
+}

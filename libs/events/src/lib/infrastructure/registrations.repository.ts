@@ -1,0 +1,111 @@
+import { Injectable } from '@nestjs/common';
+import { Page, PG_CHECK_VIOLATION, PG_UNIQUE_VIOLATION, pgErrorOf } from '@almanac/shared';
+import { EntityManager } from 'typeorm';
+import { AlreadyRegisteredError, EventFullError } from '../domain/event-errors';
+import { Registration, RegistrationStatus } from '../domain/registration';
+import { returnedRows } from './returned-rows';
+
+interface RegistrationRow {
+  id: string;
+  organization_id: string;
+  event_id: string;
+  name: string;
+  email: string;
+  status: RegistrationStatus;
+  created_at: Date;
+  cancelled_at: Date | null;
+}
+
+const COLUMNS = 'r.id, r.organization_id, r.event_id, r.name, r.email, r.status, r.created_at, r.cancelled_at';
+
+function toDomain(row: RegistrationRow): Registration {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    eventId: row.event_id,
+    name: row.name,
+    email: row.email,
+    status: row.status,
+    createdAt: row.created_at,
+    cancelledAt: row.cancelled_at,
+  };
+}
+
+/** Registrations in PostgreSQL; the trigger on this table keeps `events.registration_count`. */
+@Injectable()
+export class RegistrationsRepository {
+  /**
+   * The database has the last word: the partial unique index refuses a second active registration for
+   * an e-mail, and the CHECK on the event's counter refuses a registration beyond `slots`.
+   */
+  async insert(em: EntityManager, registration: Registration): Promise<void> {
+    const r = registration;
+    try {
+      await em.query(
+        `INSERT INTO event_registrations (id, organization_id, event_id, name, email, status, created_at, cancelled_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [r.id, r.organizationId, r.eventId, r.name, r.email, r.status, r.createdAt, r.cancelledAt],
+      );
+    } catch (error) {
+      const pg = pgErrorOf(error);
+      if (pg.code === PG_UNIQUE_VIOLATION && pg.constraint === 'event_registrations_active_email_key') {
+        throw new AlreadyRegisteredError();
+      }
+      if (pg.code === PG_CHECK_VIOLATION && pg.constraint === 'events_registrations_within_slots') {
+        throw new EventFullError();
+      }
+      throw error;
+    }
+  }
+
+  async findById(em: EntityManager, organizationId: string, eventId: string, id: string): Promise<Registration | null> {
+    const rows: RegistrationRow[] = await em.query(
+      `SELECT ${COLUMNS} FROM event_registrations r WHERE r.organization_id = $1 AND r.event_id = $2 AND r.id = $3`,
+      [organizationId, eventId, id],
+    );
+    return rows[0] ? toDomain(rows[0]) : null;
+  }
+
+  /** Cancels an active registration (compare-and-swap on the status); null when it was not active. */
+  async cancel(em: EntityManager, organizationId: string, eventId: string, id: string, now: Date): Promise<Registration | null> {
+    const result: unknown = await em.query(
+      `UPDATE event_registrations r SET status = 'cancelled', cancelled_at = $4
+        WHERE r.organization_id = $1 AND r.event_id = $2 AND r.id = $3 AND r.status = 'active'
+        RETURNING ${COLUMNS}`,
+      [organizationId, eventId, id, now],
+    );
+    const rows = returnedRows<RegistrationRow>(result);
+    return rows[0] ? toDomain(rows[0]) : null;
+  }
+
+  /** A page of an event's registrations by created_at, id, with the total in the same round trip. */
+  async list(
+    em: EntityManager,
+    organizationId: string,
+    eventId: string,
+    status: RegistrationStatus | undefined,
+    page: Page,
+  ): Promise<{ registrations: Registration[]; total: number }> {
+    const params: unknown[] = [organizationId, eventId];
+    let conditions = 'r.organization_id = $1 AND r.event_id = $2';
+    if (status !== undefined) {
+      params.push(status);
+      conditions += ` AND r.status = $${params.length}`;
+    }
+    const rows: (RegistrationRow & { total_count: string })[] = await em.query(
+      `SELECT ${COLUMNS}, count(*) OVER () AS total_count
+         FROM event_registrations r
+        WHERE ${conditions}
+        ORDER BY r.created_at, r.id
+        LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+      [...params, page.limit, page.offset],
+    );
+    if (rows.length > 0) return { registrations: rows.map(toDomain), total: Number(rows[0]!.total_count) };
+    if (page.offset === 0) return { registrations: [], total: 0 };
+    const counted: { total: string }[] = await em.query(
+      `SELECT count(*) AS total FROM event_registrations r WHERE ${conditions}`,
+      params,
+    );
+    return { registrations: [], total: Number(counted[0]?.total ?? 0) };
+  }
+}
