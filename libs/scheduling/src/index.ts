@@ -1,6 +1,14 @@
 import type { MigrationClass } from '@almanac/shared';
+import { SchedulingInit1763700001000 } from './lib/infrastructure/migrations/1763700001000-scheduling-init';
 
 export { SchedulingModule } from './lib/scheduling.module';
+/** For calendar-sync: imports occurrences of an external calendar as bookings. */
+export {
+  ExternalBookingsService,
+  type ExternalOccurrence,
+  type ExternalSyncOutcome,
+} from './lib/application/external-bookings.service';
+export { SchedulingInit1763700001000 };
 
 /** This context's migrations, in order; the app runs them with every other context's. */
-export const schedulingMigrations: MigrationClass[] = [];
+export const schedulingMigrations: MigrationClass[] = [SchedulingInit1763700001000];

@@ -1,0 +1,143 @@
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res, UseInterceptors } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import { Principal, RequireScope, V1Controller, type ApiPrincipal } from '@almanac/identity';
+import { ApiDataResponse, ApiListResponse, ApiProblems, ListResponse, pageOf, resolvePage, UuidParam } from '@almanac/shared';
+import type { Response } from 'express';
+import { KnownQueryOnly } from './known-query-only.interceptor';
+import { BookingsService } from '../application/bookings.service';
+import {
+  BookingListQuery,
+  BookingResponse,
+  CancelledBookingResponse,
+  CreateBookingDto,
+  UpdateBookingDto,
+} from './dto/booking.dto';
+import { toBookingResponse, toCancelledBookingResponse } from './scheduling.mappers';
+
+@V1Controller('bookings', 'bookings')
+export class BookingsController {
+  constructor(private readonly bookings: BookingsService) {}
+
+  @Get()
+  @UseInterceptors(KnownQueryOnly(BookingListQuery))
+  @RequireScope('bookings:read')
+  @ApiOperation({ summary: 'List bookings', description: 'Filters combine with AND. Ordered by start_time, then id.' })
+  @ApiListResponse(BookingResponse)
+  @ApiProblems(400, 403)
+  async list(@Principal() principal: ApiPrincipal, @Query() query: BookingListQuery): Promise<ListResponse<BookingResponse>> {
+    const page = resolvePage(query, 50);
+    const { items, total } = await this.bookings.list(
+      principal.organizationId,
+      {
+        scheduleId: query.schedule_id,
+        eventTypeId: query.event_type_id,
+        status: query.status,
+        upcoming: query.upcoming,
+        startDate: query.start_date,
+        endDate: query.end_date,
+        attendeeEmail: query.attendee_email,
+      },
+      page,
+    );
+    return pageOf(items.map(toBookingResponse), total, page);
+  }
+
+  @Get(':id')
+  @RequireScope('bookings:read')
+  @ApiOperation({ summary: 'Get a booking' })
+  @ApiDataResponse(BookingResponse)
+  @ApiProblems(403, 404)
+  async get(
+    @Principal() principal: ApiPrincipal,
+    @Param('id', UuidParam('Booking')) id: string,
+  ): Promise<{ data: BookingResponse }> {
+    return { data: toBookingResponse(await this.bookings.get(principal.organizationId, id)) };
+  }
+
+  @Post()
+  @RequireScope('bookings:write')
+  @ApiOperation({
+    summary: 'Create a booking',
+    description:
+      'A new booking is PENDING (whatever the event type\'s requires_approval). 409 booking_overlap when the time overlaps a PENDING or CONFIRMED booking of the schedule; 422 invalid_reference for an unknown schedule_id or event_type_id.',
+  })
+  @ApiDataResponse(BookingResponse, 201, 'The new booking; Location names it')
+  @ApiProblems(400, 403, 409, 413, 415, 422)
+  async create(
+    @Principal() principal: ApiPrincipal,
+    @Body() body: CreateBookingDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ data: BookingResponse }> {
+    const booking = await this.bookings.create(principal.organizationId, {
+      scheduleId: body.schedule_id,
+      eventTypeId: body.event_type_id,
+      startTime: new Date(body.start_time),
+      endTime: new Date(body.end_time),
+      timezone: body.timezone,
+      title: body.title,
+      location: body.location,
+      locationType: body.location_type,
+      attendee: {
+        name: body.attendee.name,
+        email: body.attendee.email,
+        phone: body.attendee.phone,
+        timezone: body.attendee.timezone,
+        notes: body.attendee.notes,
+      },
+      metadata: body.metadata,
+    });
+    res.setHeader('Location', `/api/v1/bookings/${booking.id}`);
+    return { data: toBookingResponse(booking) };
+  }
+
+  @Patch(':id')
+  @RequireScope('bookings:write')
+  @ApiOperation({
+    summary: 'Update a booking',
+    description:
+      'Status moves (§3.1), details, attendee fields, metadata (replaced) and reschedule (start_time + end_time, PENDING or CONFIRMED only). An empty body, or an unknown or read-only field: 400.',
+  })
+  @ApiDataResponse(BookingResponse)
+  @ApiProblems(400, 403, 404, 409, 413, 415)
+  async update(
+    @Principal() principal: ApiPrincipal,
+    @Param('id', UuidParam('Booking')) id: string,
+    @Body() body: UpdateBookingDto,
+  ): Promise<{ data: BookingResponse }> {
+    const booking = await this.bookings.update(principal.organizationId, id, {
+      status: body.status,
+      title: body.title,
+      location: body.location,
+      locationType: body.location_type,
+      timezone: body.timezone,
+      metadata: body.metadata,
+      attendee: body.attendee && {
+        name: body.attendee.name,
+        email: body.attendee.email,
+        phone: body.attendee.phone,
+        timezone: body.attendee.timezone,
+        notes: body.attendee.notes,
+      },
+      startTime: body.start_time === undefined ? undefined : new Date(body.start_time),
+      endTime: body.end_time === undefined ? undefined : new Date(body.end_time),
+    });
+    return { data: toBookingResponse(booking) };
+  }
+
+  @Delete(':id')
+  @HttpCode(200)
+  @RequireScope('bookings:write')
+  @ApiOperation({
+    summary: 'Cancel a booking (soft delete)',
+    description:
+      'PENDING or CONFIRMED → CANCELLED; a CANCELLED booking answers 200 with the same body (idempotent); COMPLETED or NO_SHOW: 409 invalid_transition. The record is kept.',
+  })
+  @ApiDataResponse(CancelledBookingResponse)
+  @ApiProblems(403, 404, 409)
+  async cancel(
+    @Principal() principal: ApiPrincipal,
+    @Param('id', UuidParam('Booking')) id: string,
+  ): Promise<{ data: CancelledBookingResponse }> {
+    return { data: toCancelledBookingResponse(await this.bookings.cancel(principal.organizationId, id)) };
+  }
+}

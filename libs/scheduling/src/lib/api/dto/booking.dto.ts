@@ -1,0 +1,322 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDateOrDateTime, IsDateTimeWithZone, IsIanaTimeZone, PageQuery, QueryBoolean } from '@almanac/shared';
+import { Type } from 'class-transformer';
+import {
+  IsBoolean,
+  IsDefined,
+  IsEmail,
+  IsIn,
+  IsObject,
+  IsOptional,
+  IsString,
+  IsUUID,
+  MaxLength,
+  MinLength,
+  ValidateIf,
+  ValidateNested,
+} from 'class-validator';
+import type { BookingMetadata } from '../../domain/booking-metadata';
+import { BOOKING_STATUSES, BookingStatus } from '../../domain/booking-status';
+import { LOCATION_TYPES, LocationType } from '../../domain/location-type';
+import { IsAfterField, IsBookingMetadata, NotBlank, OptionalNotNull } from './validators';
+
+const METADATA_DOC = {
+  type: 'object',
+  additionalProperties: true,
+  example: { source: 'website', visits: 3 },
+  description:
+    'Custom data: at most 50 keys of at most 40 characters; values string (≤ 500 characters), number, boolean or null',
+} as const;
+
+export class AttendeeInput {
+  @ApiProperty({ example: 'Ada Lovelace', maxLength: 300 })
+  @IsString()
+  @NotBlank()
+  @MaxLength(300)
+  readonly name!: string;
+
+  @ApiProperty({ example: 'ada@example.com', format: 'email', maxLength: 320 })
+  @IsString()
+  @MaxLength(320)
+  @IsEmail({}, { message: 'must be an e-mail address' })
+  readonly email!: string;
+
+  @ApiPropertyOptional({ example: '+44 20 7946 0958', maxLength: 50, nullable: true, type: String })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(50)
+  readonly phone?: string | null;
+
+  @ApiPropertyOptional({ example: 'Europe/London', description: 'IANA time zone name', nullable: true, type: String })
+  @IsOptional()
+  @IsIanaTimeZone()
+  readonly timezone?: string | null;
+
+  @ApiPropertyOptional({ example: 'Prefers mornings.', maxLength: 5000, nullable: true, type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(5000)
+  readonly notes?: string | null;
+}
+
+export class CreateBookingDto {
+  @ApiProperty({ format: 'uuid', description: 'A schedule of this organization (else 422 invalid_reference)' })
+  @IsString()
+  readonly schedule_id!: string;
+
+  @ApiProperty({ example: '2026-11-21T10:00:00+01:00', format: 'date-time', description: 'ISO 8601 with Z or an offset' })
+  @IsDateTimeWithZone()
+  readonly start_time!: string;
+
+  @ApiProperty({ example: '2026-11-21T10:30:00+01:00', format: 'date-time', description: 'After start_time' })
+  @IsDateTimeWithZone()
+  @IsAfterField('start_time')
+  readonly end_time!: string;
+
+  @ApiProperty({ type: AttendeeInput })
+  @IsDefined()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => AttendeeInput)
+  readonly attendee!: AttendeeInput;
+
+  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String, description: 'An event type of this organization (else 422)' })
+  @IsOptional()
+  @IsString()
+  readonly event_type_id?: string | null;
+
+  @ApiPropertyOptional({ example: 'Europe/Paris', description: "IANA time zone name; default: the schedule's", nullable: true, type: String })
+  @IsOptional()
+  @IsIanaTimeZone()
+  readonly timezone?: string | null;
+
+  @ApiPropertyOptional({
+    example: 'Intro call with Ada',
+    maxLength: 300,
+    nullable: true,
+    type: String,
+    description: 'Default: the event type\'s title, else "Booking"',
+  })
+  @IsOptional()
+  @IsString()
+  @NotBlank()
+  @MaxLength(300)
+  readonly title?: string | null;
+
+  @ApiPropertyOptional({ example: 'https://meet.example.com/abc', maxLength: 500, nullable: true, type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  readonly location?: string | null;
+
+  @ApiPropertyOptional({
+    type: String,
+    enum: [...LOCATION_TYPES, null],
+    nullable: true,
+    description: "Default: the event type's location_type, else null",
+  })
+  @IsOptional()
+  @IsIn(LOCATION_TYPES)
+  readonly location_type?: LocationType | null;
+
+  @ApiPropertyOptional(METADATA_DOC)
+  @IsOptional()
+  @IsBookingMetadata()
+  readonly metadata?: BookingMetadata | null;
+}
+
+/** Any attendee field; name and e-mail cannot be cleared, the others can (null). */
+export class UpdateAttendeeInput {
+  @ApiPropertyOptional({ example: 'Ada King', maxLength: 300 })
+  @OptionalNotNull()
+  @IsString()
+  @NotBlank()
+  @MaxLength(300)
+  readonly name?: string;
+
+  @ApiPropertyOptional({ example: 'ada.king@example.com', format: 'email', maxLength: 320 })
+  @OptionalNotNull()
+  @IsString()
+  @MaxLength(320)
+  @IsEmail({}, { message: 'must be an e-mail address' })
+  readonly email?: string;
+
+  @ApiPropertyOptional({ maxLength: 50, nullable: true, type: String })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(50)
+  readonly phone?: string | null;
+
+  @ApiPropertyOptional({ description: 'IANA time zone name', nullable: true, type: String })
+  @IsOptional()
+  @IsIanaTimeZone()
+  readonly timezone?: string | null;
+
+  @ApiPropertyOptional({ maxLength: 5000, nullable: true, type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(5000)
+  readonly notes?: string | null;
+}
+
+/**
+ * A partial update. `status` moves per §3.1; `start_time` and `end_time` together reschedule a
+ * PENDING or CONFIRMED booking. Any other field (id, schedule_id, event_type_id, created_at…): 400.
+ */
+export class UpdateBookingDto {
+  @ApiPropertyOptional({
+    enum: BOOKING_STATUSES,
+    description:
+      'PENDING → CONFIRMED | CANCELLED; CONFIRMED → COMPLETED | CANCELLED | NO_SHOW. Any other move (the same status included): 409 invalid_transition',
+  })
+  @OptionalNotNull()
+  @IsIn(BOOKING_STATUSES)
+  readonly status?: BookingStatus;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'With end_time: reschedule (PENDING or CONFIRMED only)' })
+  @ValidateIf((o: UpdateBookingDto) => o.start_time !== undefined || o.end_time !== undefined)
+  @IsDefined({ message: 'is required together with end_time' })
+  @IsDateTimeWithZone()
+  readonly start_time?: string;
+
+  @ApiPropertyOptional({ format: 'date-time', description: 'With start_time: reschedule; after start_time' })
+  @ValidateIf((o: UpdateBookingDto) => o.start_time !== undefined || o.end_time !== undefined)
+  @IsDefined({ message: 'is required together with start_time' })
+  @IsDateTimeWithZone()
+  @IsAfterField('start_time')
+  readonly end_time?: string;
+
+  @ApiPropertyOptional({ maxLength: 300 })
+  @OptionalNotNull()
+  @IsString()
+  @NotBlank()
+  @MaxLength(300)
+  readonly title?: string;
+
+  @ApiPropertyOptional({ maxLength: 500, nullable: true, type: String })
+  @IsOptional()
+  @IsString()
+  @MaxLength(500)
+  readonly location?: string | null;
+
+  @ApiPropertyOptional({ type: String, enum: [...LOCATION_TYPES, null], nullable: true })
+  @IsOptional()
+  @IsIn(LOCATION_TYPES)
+  readonly location_type?: LocationType | null;
+
+  @ApiPropertyOptional({ description: 'IANA time zone name' })
+  @OptionalNotNull()
+  @IsIanaTimeZone()
+  readonly timezone?: string;
+
+  @ApiPropertyOptional({ ...METADATA_DOC, description: `Replaces the whole object. ${METADATA_DOC.description}` })
+  @OptionalNotNull()
+  @IsBookingMetadata()
+  readonly metadata?: BookingMetadata;
+
+  @ApiPropertyOptional({ type: UpdateAttendeeInput })
+  @OptionalNotNull()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => UpdateAttendeeInput)
+  readonly attendee?: UpdateAttendeeInput;
+}
+
+export class BookingListQuery extends PageQuery {
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only bookings of this schedule' })
+  @IsOptional()
+  @IsUUID('all')
+  readonly schedule_id?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only bookings of this event type' })
+  @IsOptional()
+  @IsUUID('all')
+  readonly event_type_id?: string;
+
+  @ApiPropertyOptional({ enum: BOOKING_STATUSES })
+  @IsOptional()
+  @IsIn(BOOKING_STATUSES)
+  readonly status?: BookingStatus;
+
+  @ApiPropertyOptional({ type: Boolean, description: 'true: only bookings starting now or later; false: no filter' })
+  @IsOptional()
+  @QueryBoolean()
+  @IsBoolean()
+  readonly upcoming?: boolean;
+
+  @ApiPropertyOptional({
+    example: '2026-11-21',
+    description: 'Bookings starting on or after this date (from 00:00 UTC) or zoned date-time',
+  })
+  @IsOptional()
+  @IsDateOrDateTime()
+  readonly start_date?: string;
+
+  @ApiPropertyOptional({
+    example: '2026-11-30',
+    description: 'Bookings starting on or before this date (the whole UTC day) or zoned date-time',
+  })
+  @IsOptional()
+  @IsDateOrDateTime()
+  readonly end_date?: string;
+
+  @ApiPropertyOptional({ example: 'example.com', description: 'Case-insensitive substring of the attendee e-mail' })
+  @IsOptional()
+  @IsString()
+  @MinLength(1)
+  @MaxLength(320)
+  readonly attendee_email?: string;
+}
+
+export class BookingResponse {
+  @ApiProperty({ format: 'uuid' })
+  readonly id!: string;
+  @ApiProperty({ format: 'uuid' })
+  readonly schedule_id!: string;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'null when none, or when the event type was deleted' })
+  readonly event_type_id!: string | null;
+  @ApiProperty({ format: 'date-time', example: '2026-11-21T09:00:00.000Z' })
+  readonly start_time!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-21T09:30:00.000Z' })
+  readonly end_time!: string;
+  @ApiProperty({ example: 'Europe/Paris', description: "IANA time zone; default the schedule's" })
+  readonly timezone!: string;
+  @ApiProperty({ enum: BOOKING_STATUSES, example: 'PENDING' })
+  readonly status!: BookingStatus;
+  @ApiProperty({ example: 'Intro call with Ada' })
+  readonly title!: string;
+  @ApiProperty({ type: String, nullable: true })
+  readonly location!: string | null;
+  @ApiProperty({ type: String, enum: [...LOCATION_TYPES, null], nullable: true, description: "Default: the event type's" })
+  readonly location_type!: LocationType | null;
+  @ApiProperty({ example: 'Ada Lovelace' })
+  readonly attendee_name!: string;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'ada@example.com',
+    description: 'Always set for bookings made through the API; null for an imported calendar event that names no e-mail',
+  })
+  readonly attendee_email!: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  readonly attendee_phone!: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  readonly attendee_timezone!: string | null;
+  @ApiProperty({ type: String, nullable: true })
+  readonly attendee_notes!: string | null;
+  @ApiProperty({ ...METADATA_DOC, description: 'Custom data; {} when none' })
+  readonly metadata!: BookingMetadata;
+  @ApiProperty({ format: 'date-time' })
+  readonly created_at!: string;
+  @ApiProperty({ format: 'date-time' })
+  readonly updated_at!: string;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it was cancelled; null otherwise' })
+  readonly cancelled_at!: string | null;
+}
+
+export class CancelledBookingResponse extends BookingResponse {
+  @ApiProperty({ example: true, enum: [true] })
+  readonly cancelled!: boolean;
+}

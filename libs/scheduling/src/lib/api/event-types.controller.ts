@@ -1,0 +1,121 @@
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res, UseInterceptors } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import { Principal, RequireScope, V1Controller, type ApiPrincipal } from '@almanac/identity';
+import { ApiDataResponse, ApiListResponse, ApiProblems, ListResponse, pageOf, resolvePage, UuidParam } from '@almanac/shared';
+import type { Response } from 'express';
+import { KnownQueryOnly } from './known-query-only.interceptor';
+import { EventTypesService, UpdateEventTypeCommand } from '../application/event-types.service';
+import {
+  CreateEventTypeDto,
+  EventTypeDeletedResponse,
+  EventTypeListQuery,
+  EventTypeResponse,
+  UpdateEventTypeDto,
+} from './dto/event-type.dto';
+import { toEventTypeResponse } from './scheduling.mappers';
+
+@V1Controller('event-types', 'event-types')
+export class EventTypesController {
+  constructor(private readonly eventTypes: EventTypesService) {}
+
+  @Get()
+  @UseInterceptors(KnownQueryOnly(EventTypeListQuery))
+  @RequireScope('bookings:read')
+  @ApiOperation({
+    summary: 'List event types',
+    description: 'active=true (default) lists active types, active=false inactive ones. Ordered by created_at, then id.',
+  })
+  @ApiListResponse(EventTypeResponse)
+  @ApiProblems(400, 403)
+  async list(
+    @Principal() principal: ApiPrincipal,
+    @Query() query: EventTypeListQuery,
+  ): Promise<ListResponse<EventTypeResponse>> {
+    const page = resolvePage(query, 50);
+    const { items, total } = await this.eventTypes.list(principal.organizationId, query.active ?? true, page);
+    return pageOf(items.map(toEventTypeResponse), total, page);
+  }
+
+  @Get(':id')
+  @RequireScope('bookings:read')
+  @ApiOperation({ summary: 'Get an event type' })
+  @ApiDataResponse(EventTypeResponse)
+  @ApiProblems(403, 404)
+  async get(
+    @Principal() principal: ApiPrincipal,
+    @Param('id', UuidParam('Event type')) id: string,
+  ): Promise<{ data: EventTypeResponse }> {
+    return { data: toEventTypeResponse(await this.eventTypes.get(principal.organizationId, id)) };
+  }
+
+  @Post()
+  @RequireScope('bookings:write')
+  @ApiOperation({
+    summary: 'Create an event type',
+    description:
+      'Defaults: location_type video, requires_approval false, is_active true; description, location_details and color null. ' +
+      'The slug is generated from the title when absent.',
+  })
+  @ApiDataResponse(EventTypeResponse, 201, 'The new event type; Location names it')
+  @ApiProblems(400, 403, 409, 413, 415)
+  async create(
+    @Principal() principal: ApiPrincipal,
+    @Body() body: CreateEventTypeDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ data: EventTypeResponse }> {
+    const eventType = await this.eventTypes.create(principal.organizationId, {
+      title: body.title,
+      duration: body.duration,
+      slug: body.slug,
+      description: body.description,
+      locationType: body.location_type,
+      locationDetails: body.location_details,
+      color: body.color,
+      requiresApproval: body.requires_approval,
+      isActive: body.is_active,
+    });
+    res.setHeader('Location', `/api/v1/event-types/${eventType.id}`);
+    return { data: toEventTypeResponse(eventType) };
+  }
+
+  @Patch(':id')
+  @RequireScope('bookings:write')
+  @ApiOperation({ summary: 'Update an event type', description: 'Any create field; an empty body is 400.' })
+  @ApiDataResponse(EventTypeResponse)
+  @ApiProblems(400, 403, 404, 409, 413, 415)
+  async update(
+    @Principal() principal: ApiPrincipal,
+    @Param('id', UuidParam('Event type')) id: string,
+    @Body() body: UpdateEventTypeDto,
+  ): Promise<{ data: EventTypeResponse }> {
+    const command: UpdateEventTypeCommand = {
+      title: body.title,
+      duration: body.duration,
+      slug: body.slug,
+      description: body.description,
+      locationType: body.location_type,
+      locationDetails: body.location_details,
+      color: body.color,
+      requiresApproval: body.requires_approval,
+      isActive: body.is_active,
+    };
+    return { data: toEventTypeResponse(await this.eventTypes.update(principal.organizationId, id, command)) };
+  }
+
+  @Delete(':id')
+  @HttpCode(200)
+  @RequireScope('bookings:write')
+  @ApiOperation({
+    summary: 'Delete an event type',
+    description: 'Its bookings keep their history with event_type_id null.',
+  })
+  @ApiDataResponse(EventTypeDeletedResponse)
+  @ApiProblems(403, 404)
+  async delete(
+    @Principal() principal: ApiPrincipal,
+    @Param('id', UuidParam('Event type')) id: string,
+  ): Promise<{ data: EventTypeDeletedResponse }> {
+    const { id: deletedId } = await this.eventTypes.delete(principal.organizationId, id);
+    return { data: { id: deletedId, deleted: true } };
+  }
+}

@@ -1,0 +1,94 @@
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res, UseInterceptors } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import { Principal, RequireScope, V1Controller, type ApiPrincipal } from '@almanac/identity';
+import {
+  ApiDataResponse,
+  ApiListResponse,
+  ApiProblems,
+  ListResponse,
+  PageQuery,
+  pageOf,
+  resolvePage,
+  UuidParam,
+} from '@almanac/shared';
+import type { Response } from 'express';
+import { KnownQueryOnly } from './known-query-only.interceptor';
+import { SchedulesService } from '../application/schedules.service';
+import { CreateScheduleDto, ScheduleDeletedResponse, ScheduleResponse, UpdateScheduleDto } from './dto/schedule.dto';
+import { toScheduleResponse } from './scheduling.mappers';
+
+@V1Controller('schedules', 'schedules')
+export class SchedulesController {
+  constructor(private readonly schedules: SchedulesService) {}
+
+  @Get()
+  @UseInterceptors(KnownQueryOnly(PageQuery))
+  @RequireScope('bookings:read')
+  @ApiOperation({ summary: 'List schedules', description: 'Ordered by created_at, then id.' })
+  @ApiListResponse(ScheduleResponse)
+  @ApiProblems(400, 403)
+  async list(@Principal() principal: ApiPrincipal, @Query() query: PageQuery): Promise<ListResponse<ScheduleResponse>> {
+    const page = resolvePage(query, 50);
+    const { items, total } = await this.schedules.list(principal.organizationId, page);
+    return pageOf(items.map(toScheduleResponse), total, page);
+  }
+
+  @Get(':id')
+  @RequireScope('bookings:read')
+  @ApiOperation({ summary: 'Get a schedule' })
+  @ApiDataResponse(ScheduleResponse)
+  @ApiProblems(403, 404)
+  async get(
+    @Principal() principal: ApiPrincipal,
+    @Param('id', UuidParam('Schedule')) id: string,
+  ): Promise<{ data: ScheduleResponse }> {
+    return { data: toScheduleResponse(await this.schedules.get(principal.organizationId, id)) };
+  }
+
+  @Post()
+  @RequireScope('bookings:write')
+  @ApiOperation({ summary: 'Create a schedule', description: 'Bookings are made against schedules. timezone defaults to UTC.' })
+  @ApiDataResponse(ScheduleResponse, 201, 'The new schedule; Location names it')
+  @ApiProblems(400, 403, 413, 415)
+  async create(
+    @Principal() principal: ApiPrincipal,
+    @Body() body: CreateScheduleDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ data: ScheduleResponse }> {
+    const schedule = await this.schedules.create(principal.organizationId, { name: body.name, timezone: body.timezone });
+    res.setHeader('Location', `/api/v1/schedules/${schedule.id}`);
+    return { data: toScheduleResponse(schedule) };
+  }
+
+  @Patch(':id')
+  @RequireScope('bookings:write')
+  @ApiOperation({ summary: 'Update a schedule', description: 'name and/or timezone; an empty body is 400.' })
+  @ApiDataResponse(ScheduleResponse)
+  @ApiProblems(400, 403, 404, 413, 415)
+  async update(
+    @Principal() principal: ApiPrincipal,
+    @Param('id', UuidParam('Schedule')) id: string,
+    @Body() body: UpdateScheduleDto,
+  ): Promise<{ data: ScheduleResponse }> {
+    const schedule = await this.schedules.update(principal.organizationId, id, { name: body.name, timezone: body.timezone });
+    return { data: toScheduleResponse(schedule) };
+  }
+
+  @Delete(':id')
+  @HttpCode(200)
+  @RequireScope('bookings:write')
+  @ApiOperation({
+    summary: 'Delete a schedule',
+    description:
+      'Refused with 409 schedule_in_use while it has PENDING or CONFIRMED bookings; otherwise its bookings (all over or cancelled) are deleted with it.',
+  })
+  @ApiDataResponse(ScheduleDeletedResponse)
+  @ApiProblems(403, 404, 409)
+  async delete(
+    @Principal() principal: ApiPrincipal,
+    @Param('id', UuidParam('Schedule')) id: string,
+  ): Promise<{ data: ScheduleDeletedResponse }> {
+    const { id: deletedId } = await this.schedules.delete(principal.organizationId, id);
+    return { data: { id: deletedId, deleted: true } };
+  }
+}

@@ -1,0 +1,61 @@
+import type { Booking } from '../domain/booking';
+import type { EventType } from '../domain/event-type';
+import type { Schedule } from '../domain/schedule';
+import type { BookingResponse, CancelledBookingResponse } from './dto/booking.dto';
+import type { EventTypeResponse } from './dto/event-type.dto';
+import type { ScheduleResponse } from './dto/schedule.dto';
+
+export function toScheduleResponse(s: Schedule): ScheduleResponse {
+  return {
+    id: s.id,
+    name: s.name,
+    timezone: s.timezone,
+    created_at: s.createdAt.toISOString(),
+    updated_at: s.updatedAt.toISOString(),
+  };
+}
+
+export function toEventTypeResponse(e: EventType): EventTypeResponse {
+  return {
+    id: e.id,
+    title: e.title,
+    slug: e.slug,
+    description: e.description,
+    duration: e.duration,
+    location_type: e.locationType,
+    location_details: e.locationDetails,
+    color: e.color,
+    requires_approval: e.requiresApproval,
+    is_active: e.isActive,
+    created_at: e.createdAt.toISOString(),
+    updated_at: e.updatedAt.toISOString(),
+  };
+}
+
+export function toBookingResponse(b: Booking): BookingResponse {
+  return {
+    id: b.id,
+    schedule_id: b.scheduleId,
+    event_type_id: b.eventTypeId,
+    start_time: b.startTime.toISOString(),
+    end_time: b.endTime.toISOString(),
+    timezone: b.timezone,
+    status: b.status,
+    title: b.title,
+    location: b.location,
+    location_type: b.locationType,
+    attendee_name: b.attendeeName,
+    attendee_email: b.attendeeEmail,
+    attendee_phone: b.attendeePhone,
+    attendee_timezone: b.attendeeTimezone,
+    attendee_notes: b.attendeeNotes,
+    metadata: { ...b.metadata },
+    created_at: b.createdAt.toISOString(),
+    updated_at: b.updatedAt.toISOString(),
+    cancelled_at: b.cancelledAt ? b.cancelledAt.toISOString() : null,
+  };
+}
+
+export function toCancelledBookingResponse(b: Booking): CancelledBookingResponse {
+  return { ...toBookingResponse(b), cancelled: true };
+}

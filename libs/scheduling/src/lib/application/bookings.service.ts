@@ -1,0 +1,221 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import {
+  Clock,
+  DomainError,
+  FieldError,
+  InvalidTransitionError,
+  isUuid,
+  newId,
+  NotFoundError,
+  Page,
+  parseDateOrDateTime,
+  ValidationFailedError,
+} from '@almanac/shared';
+import { DataSource } from 'typeorm';
+import { Booking, defaultBookingTitle } from '../domain/booking';
+import { BookingMetadata } from '../domain/booking-metadata';
+import { assertReschedulable, assertStatusChange, BookingStatus, planCancellation } from '../domain/booking-status';
+import { LocationType } from '../domain/location-type';
+import { BookingChanges, BookingListFilter, BookingRepository } from '../infrastructure/booking.repository';
+
+export interface AttendeeInput {
+  name: string;
+  email: string;
+  phone?: string | null;
+  timezone?: string | null;
+  notes?: string | null;
+}
+
+export interface CreateBookingCommand {
+  scheduleId: string;
+  eventTypeId?: string | null;
+  startTime: Date;
+  endTime: Date;
+  timezone?: string | null;
+  title?: string | null;
+  location?: string | null;
+  locationType?: LocationType | null;
+  attendee: AttendeeInput;
+  metadata?: BookingMetadata | null;
+}
+
+export interface UpdateBookingCommand {
+  status?: BookingStatus;
+  title?: string;
+  location?: string | null;
+  locationType?: LocationType | null;
+  timezone?: string;
+  metadata?: BookingMetadata;
+  attendee?: Partial<AttendeeInput>;
+  startTime?: Date;
+  endTime?: Date;
+}
+
+export interface BookingListQuery {
+  scheduleId?: string;
+  eventTypeId?: string;
+  status?: BookingStatus;
+  upcoming?: boolean;
+  startDate?: string;
+  endDate?: string;
+  attendeeEmail?: string;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** A CANCEL can lose a race only to another status change; after that the answer is settled. */
+const CANCEL_ATTEMPTS = 3;
+
+@Injectable()
+export class BookingsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly bookings: BookingRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * New bookings are PENDING (interface §3.1), whatever the event type's `requires_approval` says.
+   * Title defaults to the event type's title, else "Booking"; timezone to the schedule's; location
+   * type to the event type's. The overlap rule is the exclusion constraint's: concurrent creates for
+   * the same time cannot both succeed.
+   */
+  async create(organizationId: string, command: CreateBookingCommand): Promise<Booking> {
+    const em = this.dataSource.manager;
+    const eventTypeId = command.eventTypeId ?? null;
+    const missing: FieldError[] = [];
+    const noSchedule = { field: 'schedule_id', message: 'does not name a schedule of this organization' };
+    const noEventType = { field: 'event_type_id', message: 'does not name an event type of this organization' };
+    // An id that is not a UUID names no record, like an unknown one.
+    if (!isUuid(command.scheduleId)) missing.push(noSchedule);
+    if (eventTypeId !== null && !isUuid(eventTypeId)) missing.push(noEventType);
+    if (missing.length > 0) throw new DomainError('invalid_reference', 'The request names a record that does not exist.', missing);
+
+    const refs = await this.bookings.references(em, organizationId, command.scheduleId, eventTypeId);
+    if (!refs.schedule.found) missing.push(noSchedule);
+    if (refs.eventType && !refs.eventType.found) missing.push(noEventType);
+    if (missing.length > 0 || !refs.schedule.found) {
+      throw new DomainError('invalid_reference', 'The request names a record that does not exist.', missing);
+    }
+    const eventType = refs.eventType?.found ? refs.eventType : null;
+    const now = this.clock.now();
+    return this.bookings.insert(em, {
+      id: newId(),
+      organizationId,
+      scheduleId: command.scheduleId,
+      eventTypeId,
+      startTime: command.startTime,
+      endTime: command.endTime,
+      timezone: command.timezone ?? refs.schedule.timezone,
+      status: 'PENDING',
+      title: command.title ?? defaultBookingTitle(eventType?.title),
+      location: command.location ?? null,
+      locationType: command.locationType ?? eventType?.locationType ?? null,
+      attendeeName: command.attendee.name,
+      attendeeEmail: command.attendee.email,
+      attendeePhone: command.attendee.phone ?? null,
+      attendeeTimezone: command.attendee.timezone ?? null,
+      attendeeNotes: command.attendee.notes ?? null,
+      metadata: command.metadata ?? {},
+      createdAt: now,
+      updatedAt: now,
+      cancelledAt: null,
+    });
+  }
+
+  async get(organizationId: string, id: string): Promise<Booking> {
+    const booking = await this.bookings.findById(this.dataSource.manager, organizationId, id);
+    if (!booking) throw new NotFoundError('Booking');
+    return booking;
+  }
+
+  async list(organizationId: string, query: BookingListQuery, page: Page): Promise<{ items: Booking[]; total: number }> {
+    const filter: BookingListFilter = {
+      scheduleId: query.scheduleId,
+      eventTypeId: query.eventTypeId,
+      status: query.status,
+      startsAtOrAfter: [],
+      attendeeEmailContains: query.attendeeEmail,
+    };
+    if (query.upcoming === true) filter.startsAtOrAfter!.push(this.clock.now());
+    if (query.startDate !== undefined) {
+      const start = parseDateOrDateTime(query.startDate);
+      if (!start) throw new ValidationFailedError([{ field: 'start_date', message: 'must be a date or a date-time' }]);
+      filter.startsAtOrAfter!.push(start.instant);
+    }
+    if (query.endDate !== undefined) {
+      const end = parseDateOrDateTime(query.endDate);
+      if (!end) throw new ValidationFailedError([{ field: 'end_date', message: 'must be a date or a date-time' }]);
+      // A date covers its whole UTC day: bookings starting on it are included.
+      if (end.dateOnly) filter.startsBefore = new Date(end.instant.getTime() + DAY_MS);
+      else filter.startsAtOrBefore = end.instant;
+    }
+    return this.bookings.list(this.dataSource.manager, organizationId, filter, page);
+  }
+
+  /**
+   * Status moves follow BOOKING_TRANSITIONS; a reschedule needs a PENDING or CONFIRMED booking. Both
+   * are compare-and-swap on the status read: if another request changed it in between, this one
+   * finds nothing to update and answers 409 `invalid_transition`.
+   */
+  async update(organizationId: string, id: string, command: UpdateBookingCommand): Promise<Booking> {
+    const em = this.dataSource.manager;
+    const current = await this.bookings.findById(em, organizationId, id);
+    if (!current) throw new NotFoundError('Booking');
+
+    const now = this.clock.now();
+    const changes: BookingChanges = { updatedAt: now };
+    let expectedStatus: BookingStatus | undefined;
+    if (command.status !== undefined) {
+      assertStatusChange(current.status, command.status);
+      changes.status = command.status;
+      if (command.status === 'CANCELLED') changes.cancelledAt = now;
+      expectedStatus = current.status;
+    }
+    if (command.startTime !== undefined || command.endTime !== undefined) {
+      if (command.startTime === undefined || command.endTime === undefined) {
+        const field = command.startTime === undefined ? 'start_time' : 'end_time';
+        throw new ValidationFailedError([{ field, message: 'start_time and end_time must be given together' }]);
+      }
+      assertReschedulable(current.status);
+      changes.startTime = command.startTime;
+      changes.endTime = command.endTime;
+      expectedStatus = current.status;
+    }
+    if (command.title !== undefined) changes.title = command.title;
+    if (command.location !== undefined) changes.location = command.location;
+    if (command.locationType !== undefined) changes.locationType = command.locationType;
+    if (command.timezone !== undefined) changes.timezone = command.timezone;
+    if (command.metadata !== undefined) changes.metadata = command.metadata;
+    const attendee = command.attendee ?? {};
+    if (attendee.name !== undefined) changes.attendeeName = attendee.name;
+    if (attendee.email !== undefined) changes.attendeeEmail = attendee.email;
+    if (attendee.phone !== undefined) changes.attendeePhone = attendee.phone;
+    if (attendee.timezone !== undefined) changes.attendeeTimezone = attendee.timezone;
+    if (attendee.notes !== undefined) changes.attendeeNotes = attendee.notes;
+    if (Object.keys(changes).length === 1) {
+      throw new ValidationFailedError([{ field: 'body', message: 'must contain at least one field to update' }]);
+    }
+
+    const updated = await this.bookings.update(em, organizationId, id, changes, expectedStatus);
+    if (updated) return updated;
+    const latest = await this.bookings.findById(em, organizationId, id);
+    if (!latest) throw new NotFoundError('Booking');
+    if (command.status !== undefined) throw new InvalidTransitionError('booking', latest.status, command.status);
+    throw new DomainError('invalid_transition', `The booking became ${latest.status} meanwhile; it was not rescheduled.`);
+  }
+
+  /** Soft delete: PENDING/CONFIRMED → CANCELLED; CANCELLED stays as it is; COMPLETED/NO_SHOW: 409. */
+  async cancel(organizationId: string, id: string): Promise<Booking> {
+    const em = this.dataSource.manager;
+    for (let attempt = 0; attempt < CANCEL_ATTEMPTS; attempt++) {
+      const current = await this.bookings.findById(em, organizationId, id);
+      if (!current) throw new NotFoundError('Booking');
+      if (planCancellation(current.status) === 'already_cancelled') return current;
+      const now = this.clock.now();
+      const cancelled = await this.bookings.cancelIfActive(em, organizationId, id, now, current.status);
+      if (cancelled) return cancelled;
+    }
+    throw new DomainError('invalid_transition', 'The booking changed while it was being cancelled; try again.');
+  }
+}

@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Clock, firstFreeSlug, newId, NotFoundError, Page, slugify, SlugTakenError, ValidationFailedError } from '@almanac/shared';
+import { DataSource } from 'typeorm';
+import { EventType } from '../domain/event-type';
+import { DEFAULT_EVENT_TYPE_LOCATION, LocationType } from '../domain/location-type';
+import { EventTypeChanges, EventTypeRepository } from '../infrastructure/event-type.repository';
+
+export interface CreateEventTypeCommand {
+  title: string;
+  duration: number;
+  slug?: string;
+  description?: string | null;
+  locationType?: LocationType;
+  locationDetails?: string | null;
+  color?: string | null;
+  requiresApproval?: boolean;
+  isActive?: boolean;
+}
+
+export type UpdateEventTypeCommand = Partial<CreateEventTypeCommand>;
+
+/** Attempts at a generated slug before giving up (each loses only to a concurrent create of the same title). */
+const SLUG_ATTEMPTS = 5;
+
+@Injectable()
+export class EventTypesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly eventTypes: EventTypeRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  /**
+   * A supplied slug that is taken: 409 `slug_taken`. Without one, the slug comes from the title and
+   * gets the first free `-2`, `-3`… suffix; the unique index decides races, and the loser retries.
+   */
+  async create(organizationId: string, command: CreateEventTypeCommand): Promise<EventType> {
+    const now = this.clock.now();
+    const draft = (slug: string): EventType => ({
+      id: newId(),
+      organizationId,
+      title: command.title,
+      slug,
+      description: command.description ?? null,
+      duration: command.duration,
+      locationType: command.locationType ?? DEFAULT_EVENT_TYPE_LOCATION,
+      locationDetails: command.locationDetails ?? null,
+      color: command.color ?? null,
+      requiresApproval: command.requiresApproval ?? false,
+      isActive: command.isActive ?? true,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const em = this.dataSource.manager;
+    if (command.slug !== undefined) return this.eventTypes.insert(em, draft(command.slug));
+
+    const base = slugify(command.title);
+    let lastError: unknown;
+    for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
+      const slug = firstFreeSlug(base, await this.eventTypes.slugsLike(em, organizationId, base));
+      try {
+        return await this.eventTypes.insert(em, draft(slug));
+      } catch (error) {
+        if (!(error instanceof SlugTakenError)) throw error;
+        lastError = error;
+      }
+    }
+    throw lastError;
+  }
+
+  async list(organizationId: string, active: boolean, page: Page): Promise<{ items: EventType[]; total: number }> {
+    return this.eventTypes.list(this.dataSource.manager, organizationId, active, page);
+  }
+
+  async get(organizationId: string, id: string): Promise<EventType> {
+    const eventType = await this.eventTypes.findById(this.dataSource.manager, organizationId, id);
+    if (!eventType) throw new NotFoundError('Event type');
+    return eventType;
+  }
+
+  async update(organizationId: string, id: string, command: UpdateEventTypeCommand): Promise<EventType> {
+    const changes: EventTypeChanges = { updatedAt: this.clock.now() };
+    for (const [key, value] of Object.entries(command) as [keyof UpdateEventTypeCommand, unknown][]) {
+      if (value !== undefined) (changes as Record<string, unknown>)[key] = value;
+    }
+    if (Object.keys(changes).length === 1) {
+      throw new ValidationFailedError([{ field: 'body', message: 'must contain at least one field to update' }]);
+    }
+    const updated = await this.eventTypes.update(this.dataSource.manager, organizationId, id, changes);
+    if (!updated) throw new NotFoundError('Event type');
+    return updated;
+  }
+
+  async delete(organizationId: string, id: string): Promise<{ id: string }> {
+    if (!(await this.eventTypes.delete(this.dataSource.manager, organizationId, id))) throw new NotFoundError('Event type');
+    return { id };
+  }
+}

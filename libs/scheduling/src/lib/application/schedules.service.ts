@@ -1,0 +1,75 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Clock, newId, NotFoundError, Page, ValidationFailedError } from '@almanac/shared';
+import { DataSource } from 'typeorm';
+import { DEFAULT_SCHEDULE_TIMEZONE, Schedule } from '../domain/schedule';
+import { ScheduleInUseError } from '../domain/scheduling-errors';
+import { ScheduleRepository } from '../infrastructure/schedule.repository';
+
+export interface CreateScheduleCommand {
+  name: string;
+  timezone?: string;
+}
+
+export interface UpdateScheduleCommand {
+  name?: string;
+  timezone?: string;
+}
+
+@Injectable()
+export class SchedulesService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly schedules: ScheduleRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async create(organizationId: string, command: CreateScheduleCommand): Promise<Schedule> {
+    const now = this.clock.now();
+    return this.schedules.insert(this.dataSource.manager, {
+      id: newId(),
+      organizationId,
+      name: command.name,
+      timezone: command.timezone ?? DEFAULT_SCHEDULE_TIMEZONE,
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+
+  async list(organizationId: string, page: Page): Promise<{ items: Schedule[]; total: number }> {
+    return this.schedules.list(this.dataSource.manager, organizationId, page);
+  }
+
+  async get(organizationId: string, id: string): Promise<Schedule> {
+    const schedule = await this.schedules.findById(this.dataSource.manager, organizationId, id);
+    if (!schedule) throw new NotFoundError('Schedule');
+    return schedule;
+  }
+
+  async update(organizationId: string, id: string, command: UpdateScheduleCommand): Promise<Schedule> {
+    if (command.name === undefined && command.timezone === undefined) {
+      throw new ValidationFailedError([{ field: 'body', message: 'must contain at least one of name, timezone' }]);
+    }
+    const updated = await this.schedules.update(this.dataSource.manager, organizationId, id, {
+      ...command,
+      updatedAt: this.clock.now(),
+    });
+    if (!updated) throw new NotFoundError('Schedule');
+    return updated;
+  }
+
+  /**
+   * Refused while the schedule has PENDING or CONFIRMED bookings. The schedule row is locked first:
+   * a booking being created meanwhile holds a KEY SHARE lock on it (its foreign-key check), so it is
+   * either committed and seen by the check, or waits and then fails its foreign key.
+   */
+  async delete(organizationId: string, id: string): Promise<{ id: string }> {
+    return this.dataSource.transaction(async (em) => {
+      const schedule = await this.schedules.findById(em, organizationId, id, 'update');
+      if (!schedule) throw new NotFoundError('Schedule');
+      if (await this.schedules.hasActiveBookings(em, organizationId, id)) throw new ScheduleInUseError();
+      await this.schedules.delete(em, organizationId, id);
+      return { id };
+    });
+  }
+}

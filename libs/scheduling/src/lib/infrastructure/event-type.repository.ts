@@ -1,0 +1,165 @@
+import { Injectable } from '@nestjs/common';
+import { PG_UNIQUE_VIOLATION, pgErrorOf, SlugTakenError } from '@almanac/shared';
+import type { EntityManager } from 'typeorm';
+import type { EventType } from '../domain/event-type';
+import type { LocationType } from '../domain/location-type';
+import { likeLiteral, pageWithTotal, Params, rowsOf, setClause } from './sql';
+
+interface EventTypeRow {
+  id: string;
+  organization_id: string;
+  title: string;
+  slug: string;
+  description: string | null;
+  duration: number;
+  location_type: LocationType;
+  location_details: string | null;
+  color: string | null;
+  requires_approval: boolean;
+  is_active: boolean;
+  created_at: Date;
+  updated_at: Date;
+  total?: string;
+}
+
+const COLUMNS =
+  'id, organization_id, title, slug, description, duration, location_type, location_details, color, ' +
+  'requires_approval, is_active, created_at, updated_at';
+
+export type EventTypeChanges = Partial<
+  Pick<
+    EventType,
+    'title' | 'slug' | 'description' | 'duration' | 'locationType' | 'locationDetails' | 'color' | 'requiresApproval' | 'isActive'
+  >
+> & { updatedAt: Date };
+
+const CHANGE_COLUMNS: Readonly<Record<keyof EventTypeChanges, string>> = {
+  title: 'title',
+  slug: 'slug',
+  description: 'description',
+  duration: 'duration',
+  locationType: 'location_type',
+  locationDetails: 'location_details',
+  color: 'color',
+  requiresApproval: 'requires_approval',
+  isActive: 'is_active',
+  updatedAt: 'updated_at',
+};
+
+function toEventType(row: EventTypeRow): EventType {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    title: row.title,
+    slug: row.slug,
+    description: row.description,
+    duration: row.duration,
+    locationType: row.location_type,
+    locationDetails: row.location_details,
+    color: row.color,
+    requiresApproval: row.requires_approval,
+    isActive: row.is_active,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function translate(error: unknown, slug: string | undefined): unknown {
+  const { code, constraint } = pgErrorOf(error);
+  if (code === PG_UNIQUE_VIOLATION && constraint === 'event_types_slug_key') return new SlugTakenError(slug ?? '');
+  return error;
+}
+
+@Injectable()
+export class EventTypeRepository {
+  /** Throws `SlugTakenError` when the organization already has the slug. */
+  async insert(em: EntityManager, eventType: EventType): Promise<EventType> {
+    try {
+      const rows = await rowsOf<EventTypeRow>(
+        em,
+        `INSERT INTO event_types (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+         RETURNING ${COLUMNS}`,
+        [
+          eventType.id,
+          eventType.organizationId,
+          eventType.title,
+          eventType.slug,
+          eventType.description,
+          eventType.duration,
+          eventType.locationType,
+          eventType.locationDetails,
+          eventType.color,
+          eventType.requiresApproval,
+          eventType.isActive,
+          eventType.createdAt,
+          eventType.updatedAt,
+        ],
+      );
+      return toEventType(rows[0]!);
+    } catch (error) {
+      throw translate(error, eventType.slug);
+    }
+  }
+
+  /** Slugs of the organization equal to `base` or of the form `base-…` (candidates for `firstFreeSlug`). */
+  async slugsLike(em: EntityManager, organizationId: string, base: string): Promise<string[]> {
+    const rows = await rowsOf<{ slug: string }>(
+      em,
+      `SELECT slug FROM event_types WHERE organization_id = $1 AND (slug = $2 OR slug LIKE $3 ESCAPE '\\')`,
+      [organizationId, base, `${likeLiteral(base)}-%`],
+    );
+    return rows.map((r) => r.slug);
+  }
+
+  async findById(em: EntityManager, organizationId: string, id: string): Promise<EventType | null> {
+    const rows = await rowsOf<EventTypeRow>(
+      em,
+      `SELECT ${COLUMNS} FROM event_types WHERE organization_id = $1 AND id = $2`,
+      [organizationId, id],
+    );
+    return rows[0] ? toEventType(rows[0]) : null;
+  }
+
+  async list(
+    em: EntityManager,
+    organizationId: string,
+    active: boolean,
+    page: { limit: number; offset: number },
+  ): Promise<{ items: EventType[]; total: number }> {
+    const { rows, total } = await pageWithTotal<EventTypeRow>(
+      em,
+      `SELECT ${COLUMNS}, count(*) OVER () AS total FROM event_types
+       WHERE organization_id = $1 AND is_active = $2 ORDER BY created_at, id LIMIT $3 OFFSET $4`,
+      'SELECT count(*) AS total FROM event_types WHERE organization_id = $1 AND is_active = $2',
+      [organizationId, active, page.limit, page.offset],
+      page.offset,
+    );
+    return { items: rows.map(toEventType), total };
+  }
+
+  /** Throws `SlugTakenError` when the new slug is taken. */
+  async update(em: EntityManager, organizationId: string, id: string, changes: EventTypeChanges): Promise<EventType | null> {
+    const p = new Params();
+    const set = setClause(p, changes, CHANGE_COLUMNS);
+    try {
+      const rows = await rowsOf<EventTypeRow>(
+        em,
+        `UPDATE event_types SET ${set} WHERE organization_id = ${p.add(organizationId)} AND id = ${p.add(id)}
+         RETURNING ${COLUMNS}`,
+        p.values,
+      );
+      return rows[0] ? toEventType(rows[0]) : null;
+    } catch (error) {
+      throw translate(error, changes.slug);
+    }
+  }
+
+  /** Bookings of the type keep their history: the foreign key sets their `event_type_id` to null. */
+  async delete(em: EntityManager, organizationId: string, id: string): Promise<boolean> {
+    const rows = await rowsOf(em, 'DELETE FROM event_types WHERE organization_id = $1 AND id = $2 RETURNING id', [
+      organizationId,
+      id,
+    ]);
+    return rows.length > 0;
+  }
+}

@@ -1,0 +1,83 @@
+import { InvalidReferenceError, PG_EXCLUSION_VIOLATION, PG_FOREIGN_KEY_VIOLATION, pgErrorOf } from '@almanac/shared';
+import type { EntityManager } from 'typeorm';
+import { BookingOverlapError } from '../domain/scheduling-errors';
+
+/** Collects positional parameters while a query is assembled: `p.add(value)` returns `$n`. */
+export class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** Escapes LIKE wildcards so user text matches literally (with `ESCAPE '\'`). */
+export function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** TypeORM answers UPDATE/DELETE … RETURNING on PostgreSQL with `[rows, affected]`, other statements with rows. */
+export function flatten<R>(result: unknown): R[] {
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') {
+    return result[0] as R[];
+  }
+  return result as R[];
+}
+
+/** Runs one parameterised statement and returns its rows, whatever the statement. */
+export async function rowsOf<R>(em: EntityManager, sql: string, params: unknown[] = []): Promise<R[]> {
+  return flatten<R>(await em.query(sql, params));
+}
+
+/** `count(*) OVER ()` comes back as bigint text. */
+export function toCount(value: unknown): number {
+  return value === undefined || value === null ? 0 : Number(value);
+}
+
+/**
+ * A page of rows read with `count(*) OVER ()`. When the offset lies past the last row the page is
+ * empty and carries no count, so the total is read once more without the page.
+ */
+export async function pageWithTotal<R extends { total?: unknown }>(
+  em: EntityManager,
+  pageSql: string,
+  countSql: string,
+  params: unknown[],
+  offset: number,
+): Promise<{ rows: R[]; total: number }> {
+  const rows = await rowsOf<R>(em, pageSql, params);
+  if (rows.length > 0) return { rows, total: toCount(rows[0]!.total) };
+  if (offset === 0) return { rows, total: 0 };
+  const [count] = await rowsOf<{ total: unknown }>(em, countSql, params.slice(0, -2));
+  return { rows, total: toCount(count?.total) };
+}
+
+/**
+ * Turns the constraint failures a booking write can meet into domain errors: the no-overlap
+ * exclusion constraint, and a schedule or event type deleted between our check and the write.
+ */
+export function translateBookingWriteError(error: unknown): unknown {
+  const { code, constraint } = pgErrorOf(error);
+  if (code === PG_EXCLUSION_VIOLATION && constraint === 'bookings_no_overlap') return new BookingOverlapError();
+  if (code === PG_FOREIGN_KEY_VIOLATION && constraint === 'bookings_schedule_fkey') return new InvalidReferenceError('schedule_id');
+  if (code === PG_FOREIGN_KEY_VIOLATION && constraint === 'bookings_event_type_fkey') {
+    return new InvalidReferenceError('event_type_id');
+  }
+  return error;
+}
+
+/**
+ * `col = $n, …` for the given changes. Column names come only from `columns` (a fixed map from
+ * field to column), never from input; values become parameters.
+ */
+export function setClause<F extends string>(
+  p: Params,
+  changes: Partial<Record<F, unknown>>,
+  columns: Readonly<Record<F, string>>,
+): string {
+  const parts: string[] = [];
+  for (const field of Object.keys(columns) as F[]) {
+    if (changes[field] !== undefined) parts.push(`${columns[field]} = ${p.add(changes[field])}`);
+  }
+  return parts.join(', ');
+}
