@@ -103,7 +103,7 @@ export const CostField = () =>
 export const SlotsField = () =>
   applyDecorators(
     ApiPropertyOptional({
-      type: Number,
+      type: 'integer',
       nullable: true,
       minimum: 1,
       maximum: MAX_SLOTS,

@@ -14,7 +14,7 @@ abstract class EventFieldsResponse {
   @ApiProperty({ example: 'Europe/Paris' }) readonly timezone!: string;
   @ApiProperty({ type: String, nullable: true, example: 'Town hall, Room 2' }) readonly location!: string | null;
   @ApiProperty({ example: 19.99, description: 'Dollars, exact to the cent' }) readonly cost!: number;
-  @ApiProperty({ type: Number, nullable: true, example: 50, description: 'null: unlimited' }) readonly slots!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, example: 50, description: 'null: unlimited' }) readonly slots!: number | null;
   @ApiProperty({ enum: EVENT_STATUSES, enumName: 'EventStatus' }) readonly status!: EventStatus;
   @ApiProperty({ type: String, nullable: true, example: 'main-site' }) readonly site_id!: string | null;
   @ApiProperty({ format: 'date-time' }) readonly created_at!: string;
@@ -23,17 +23,17 @@ abstract class EventFieldsResponse {
 
 /** An event in a list: the counts appear only with `include_counts=true`. */
 export class ListedEventResponse extends EventFieldsResponse {
-  @ApiPropertyOptional({ type: Number, example: 12, description: 'Active registrations (with include_counts=true)' })
+  @ApiPropertyOptional({ type: 'integer', example: 12, description: 'Active registrations (with include_counts=true)' })
   readonly registration_count?: number;
-  @ApiPropertyOptional({ type: Number, nullable: true, example: 38, description: 'Free places, null when unlimited (with include_counts=true)' })
+  @ApiPropertyOptional({ type: 'integer', nullable: true, example: 38, description: 'Free places, null when unlimited (with include_counts=true)' })
   readonly slots_remaining?: number | null;
 }
 
 /** One event, always with its counts. */
 export class EventResponse extends EventFieldsResponse {
-  @ApiProperty({ type: Number, example: 12, description: 'Active registrations' })
+  @ApiProperty({ type: 'integer', example: 12, description: 'Active registrations' })
   readonly registration_count!: number;
-  @ApiProperty({ type: Number, nullable: true, example: 38, description: 'Free places; null when unlimited' })
+  @ApiProperty({ type: 'integer', nullable: true, example: 38, description: 'Free places; null when unlimited' })
   readonly slots_remaining!: number | null;
 }
 
