@@ -1,6 +1,7 @@
 import type { MigrationClass } from '@almanac/shared';
+import { CalendarSyncInit1763700004000 } from './lib/infrastructure/migrations/1763700004000-calendar-sync-init';
 
 export { CalendarSyncModule } from './lib/calendar-sync.module';
 
 /** This context's migrations, in order; the app runs them with every other context's. */
-export const calendarSyncMigrations: MigrationClass[] = [];
+export const calendarSyncMigrations: MigrationClass[] = [CalendarSyncInit1763700004000];

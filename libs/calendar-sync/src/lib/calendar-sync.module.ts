@@ -1,4 +1,18 @@
 import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { SchedulingModule } from '@almanac/scheduling';
+import { CalendarIntegrationService } from './application/calendar-integration.service';
+import { CALENDAR_PROVIDERS, ImportExternalBookingsService } from './application/import-external-bookings.service';
+import { CalendarIntegrationOrmEntity } from './infrastructure/calendar-integration.orm-entity';
+import { IcsCalendarProvider } from './infrastructure/ics-calendar.provider';
 
-@Module({})
+@Module({
+  imports: [TypeOrmModule.forFeature([CalendarIntegrationOrmEntity]), SchedulingModule],
+  providers: [
+    IcsCalendarProvider,
+    { provide: CALENDAR_PROVIDERS, useFactory: (ics: IcsCalendarProvider) => [ics], inject: [IcsCalendarProvider] },
+    CalendarIntegrationService,
+    ImportExternalBookingsService,
+  ],
+})
 export class CalendarSyncModule {}

@@ -1,0 +1,17 @@
+import { maskFeedUrl } from '../domain/feed-url';
+import { CalendarIntegrationOrmEntity } from '../infrastructure/calendar-integration.orm-entity';
+import { CalendarIntegrationResponse } from './dto/calendar-integration.dto';
+
+export function toIntegrationResponse(entity: CalendarIntegrationOrmEntity): CalendarIntegrationResponse {
+  return {
+    id: entity.id,
+    organization_id: entity.organizationId,
+    provider: entity.provider,
+    url: maskFeedUrl(entity.url),
+    schedule_id: entity.scheduleId,
+    name: entity.name,
+    created_at: entity.createdAt.toISOString(),
+    updated_at: entity.updatedAt.toISOString(),
+    last_synced_at: entity.lastSyncedAt?.toISOString() ?? null,
+  };
+}

@@ -1,0 +1,30 @@
+import { Injectable } from '@nestjs/common';
+import { AppConfig } from '@almanac/shared';
+import { CalendarProvider, IntegrationSource, UpstreamFailedError } from '../domain/calendar-provider';
+import { FeedOccurrence } from '../domain/feed-occurrence';
+import { FeedParseError, parseIcsFeed } from './ics-parser';
+import { FEED_FETCH_DEFAULTS, FetchFailedError, safeFetchText } from './safe-fetch';
+
+/** iCalendar (RFC 5545) feeds over http(s): Google secret iCal addresses, Outlook/iCloud published calendars, CalDAV exports. */
+@Injectable()
+export class IcsCalendarProvider implements CalendarProvider {
+  readonly provider = 'ics';
+
+  constructor(private readonly config: AppConfig) {}
+
+  async fetchOccurrences(source: IntegrationSource, range: { start: Date; end: Date }): Promise<FeedOccurrence[]> {
+    let text: string;
+    try {
+      text = await safeFetchText(source.url, { ...FEED_FETCH_DEFAULTS, allowPrivateHosts: this.config.calendarAllowPrivateHosts });
+    } catch (error) {
+      if (error instanceof FetchFailedError) throw new UpstreamFailedError(error.message);
+      throw error;
+    }
+    try {
+      return parseIcsFeed(text, range.start, range.end);
+    } catch (error) {
+      if (error instanceof FeedParseError) throw new UpstreamFailedError(error.message);
+      throw error;
+    }
+  }
+}
