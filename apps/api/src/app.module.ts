@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Module, Type } from '@nestjs/common';
 import { BlogModule } from '@almanac/blog';
 import { CalendarSyncModule } from '@almanac/calendar-sync';
 import { EventsModule } from '@almanac/events';
@@ -12,6 +12,8 @@ import { ALL_MIGRATIONS } from './migrations';
 export interface AppModuleOptions {
   config: AppConfig;
   clock?: Clock;
+  /** More modules to compose in (tests mount probe controllers through the real pipeline this way). */
+  extraModules?: Array<Type<unknown> | DynamicModule>;
 }
 
 @Module({})
@@ -41,6 +43,7 @@ export class AppModule {
         EventsModule,
         BlogModule,
         CalendarSyncModule,
+        ...(options.extraModules ?? []),
       ],
     };
   }

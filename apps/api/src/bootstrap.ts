@@ -1,4 +1,4 @@
-import { INestApplication } from '@nestjs/common';
+import { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import {
@@ -21,6 +21,10 @@ export interface CreateAppOptions {
   clock?: Clock;
   /** Keep Nest's own logger quiet (tests). */
   quiet?: boolean;
+  /** Let Nest close the app on SIGTERM/SIGINT (default). main.ts drains HTTP itself first and turns this off. */
+  shutdownHooks?: boolean;
+  /** More modules to compose in (see AppModuleOptions.extraModules). */
+  extraModules?: Array<Type<unknown> | DynamicModule>;
 }
 
 export interface AlmanacApp {
@@ -31,7 +35,7 @@ export interface AlmanacApp {
 /** Builds the fully configured application; shared by main.ts, the CLI and the e2e tests. */
 export async function createApp(options: CreateAppOptions = {}): Promise<AlmanacApp> {
   const config = options.config ?? AppConfig.fromEnv();
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register({ config, clock: options.clock }), {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.register({ config, clock: options.clock, extraModules: options.extraModules }), {
     bodyParser: false,
     bufferLogs: true,
     logger: options.quiet ? false : undefined,
@@ -56,7 +60,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Almanac
   app.use(jsonBodyMiddleware());
   app.use(nulByteMiddleware());
   app.useGlobalPipes(createValidationPipe());
-  app.enableShutdownHooks();
+  if (options.shutdownHooks !== false) app.enableShutdownHooks();
   const document = buildOpenApiDocument(app, config.appUrl);
   serveOpenApi(app, document);
   await app.init();

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import type { INestApplication } from '@nestjs/common';
+import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { IdentityService } from '@almanac/identity';
 import { AppConfig, Clock, ManualClock } from '@almanac/shared';
@@ -40,6 +40,8 @@ export interface TestApp {
 export interface TestAppOptions {
   config?: Partial<ConstructorParameters<typeof AppConfig>[0]>;
   clock?: ManualClock;
+  /** Extra modules composed into the real app (probe controllers for cross-cutting tests). */
+  extraModules?: Array<Type<unknown> | DynamicModule>;
 }
 
 /**
@@ -56,7 +58,7 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
     ...options.config,
   });
   const clock = options.clock ?? new ManualClock(new Date());
-  const { app, document } = await createApp({ config, clock: clock as Clock, quiet: true });
+  const { app, document } = await createApp({ config, clock: clock as Clock, quiet: true, extraModules: options.extraModules });
   const server = app.getHttpServer() as Server;
   const dataSource = app.get<DataSource>(getDataSourceToken());
   const identity = app.get(IdentityService);

@@ -1,14 +1,36 @@
 import { Global, Module } from '@nestjs/common';
+import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AdminSessionGuard, SessionGuard } from './api/admin-session.guard';
 import { ApiKeyGuard } from './api/api-key.guard';
+import { ApiKeysController } from './api/api-keys.controller';
+import { AuthController } from './api/auth.controller';
+import { IdempotencyInterceptor } from './api/idempotency.interceptor';
+import { AdminSessionService } from './application/admin-session.service';
 import { ApiKeyAuthenticator } from './application/api-key-authenticator';
+import { ApiRateLimiter } from './application/api-rate-limiter';
+import { DemoOutput, DemoSeeder, StdoutDemoOutput } from './application/demo-seed';
 import { IdentityService } from './application/identity.service';
+import { IdempotencyStore } from './infrastructure/idempotency.store';
 import { ApiKeyOrmEntity, OrganizationOrmEntity, UserOrmEntity } from './infrastructure/identity.orm-entities';
 
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([OrganizationOrmEntity, UserOrmEntity, ApiKeyOrmEntity])],
-  providers: [ApiKeyAuthenticator, ApiKeyGuard, IdentityService],
-  exports: [ApiKeyAuthenticator, ApiKeyGuard, IdentityService],
+  controllers: [AuthController, ApiKeysController],
+  providers: [
+    ApiKeyAuthenticator,
+    ApiRateLimiter,
+    ApiKeyGuard,
+    AdminSessionService,
+    SessionGuard,
+    AdminSessionGuard,
+    IdentityService,
+    IdempotencyStore,
+    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+    { provide: DemoOutput, useClass: StdoutDemoOutput },
+    DemoSeeder,
+  ],
+  exports: [ApiKeyAuthenticator, ApiRateLimiter, ApiKeyGuard, AdminSessionService, SessionGuard, AdminSessionGuard, IdentityService],
 })
 export class IdentityModule {}

@@ -19,7 +19,70 @@ export function buildOpenApiDocument(app: INestApplication, appUrl: string): Ope
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key: alm_ followed by 32 characters' }, BEARER_SCHEME)
     .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE }, SESSION_SCHEME)
     .build();
-  return SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
+  const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
+  return applyV1Conventions(document);
+}
+
+type Json = Record<string, unknown>;
+
+const problemContent = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
+
+const RATE_LIMIT_HEADERS: Record<string, Json> = {
+  'RateLimit-Limit': { description: 'Requests allowed per minute for this API key', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the window ends', schema: { type: 'integer' } },
+};
+
+/**
+ * What every `/api/v1` operation shares, written once instead of on each controller: the RateLimit
+ * response headers (and Retry-After on every 429, also outside /api/v1), and for POST the `Idempotency-Key` request header with
+ * its 409/422 answers and the `Idempotent-Replayed` header of a replay.
+ */
+export function applyV1Conventions(document: OpenAPIObject): OpenAPIObject {
+  const components = (document.components ??= {}) as Json;
+  const headers = ((components['headers'] as Json | undefined) ?? {}) as Json;
+  components['headers'] = headers;
+  Object.assign(headers, RATE_LIMIT_HEADERS, {
+    'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+    'Idempotent-Replayed': { description: '`true` when this is the stored response of an earlier request with the same Idempotency-Key', schema: { type: 'string', enum: ['true'] } },
+  });
+  const parameters = ((components['parameters'] as Json | undefined) ?? {}) as Json;
+  components['parameters'] = parameters;
+  parameters['IdempotencyKey'] = {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'Makes the POST safe to retry: the first successful response is kept 24 h for this organization and key and ' +
+      'returned again (with `Idempotent-Replayed: true`) for the same request; the same key with a different request ' +
+      'gets 422 `idempotency_key_reused`, and while the first is still running 409 `idempotency_in_progress`. ' +
+      'Error responses are not kept.',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  };
+  const rateRefs = Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
+  for (const [path, item] of Object.entries(document.paths ?? {})) {
+    const v1 = path.startsWith('/api/v1/');
+    for (const [method, operation] of Object.entries(item as Record<string, Json>)) {
+      if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+      const responses = (operation['responses'] ??= {}) as Record<string, Json>;
+      if (v1 && method === 'post') {
+        const params = (operation['parameters'] ??= []) as Json[];
+        params.push({ $ref: '#/components/parameters/IdempotencyKey' });
+        responses['400'] ??= { description: 'Invalid input (`validation_failed`, `invalid_json`), also a malformed Idempotency-Key', content: problemContent };
+        responses['409'] ??= { description: 'Conflict with the current state (`idempotency_in_progress`, …)', content: problemContent };
+        responses['422'] ??= { description: 'The request cannot be processed (`idempotency_key_reused`, …)', content: problemContent };
+      }
+      for (const [status, response] of Object.entries(responses)) {
+        if ('$ref' in response || (!v1 && status !== '429')) continue;
+        const responseHeaders = (response['headers'] ??= {}) as Json;
+        if (v1 && status !== '401') Object.assign(responseHeaders, rateRefs);
+        if (status === '429') responseHeaders['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+        if (v1 && method === 'post' && status.startsWith('2')) responseHeaders['Idempotent-Replayed'] = { $ref: '#/components/headers/Idempotent-Replayed' };
+      }
+    }
+  }
+  return document;
 }
 
 export function serveOpenApi(app: INestApplication, document: OpenAPIObject): void {

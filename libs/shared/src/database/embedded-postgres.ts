@@ -36,6 +36,38 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** Thrown when another process already runs the embedded PostgreSQL of this data directory. */
+export class EmbeddedDatabaseInUseError extends Error {
+  constructor(
+    readonly dataDir: string,
+    readonly pid: number,
+  ) {
+    super(
+      `The embedded PostgreSQL in ${dataDir} is already running (pid ${pid}), most likely for an Almanac server. ` +
+        'Stop that process first, or point DATABASE_URL at a PostgreSQL server.',
+    );
+  }
+}
+
+/** The postmaster pid of a cluster that is running, from its postmaster.pid file; undefined when stopped. */
+async function runningPostmaster(clusterDir: string): Promise<number | undefined> {
+  let content: string;
+  try {
+    content = await readFile(join(clusterDir, 'postmaster.pid'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  const pid = Number(content.split('\n', 1)[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || pid === process.pid) return undefined;
+  try {
+    process.kill(pid, 0);
+    return pid;
+  } catch (error) {
+    // EPERM: the process exists but belongs to another user (the server runs as 'postgres' under root).
+    return (error as NodeJS.ErrnoException).code === 'EPERM' ? pid : undefined;
+  }
+}
+
 function loadEmbeddedPostgres(): EmbeddedPostgresClass {
   // The package is published as an ES module; Node >= 20.19 can require() it.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -61,6 +93,8 @@ export async function startEmbeddedPostgres(options: {
   if (process.getuid?.() === 0) await chmod(root, 0o755);
 
   const created = !existsSync(join(clusterDir, 'PG_VERSION'));
+  const runningPid = created ? undefined : await runningPostmaster(clusterDir);
+  if (runningPid !== undefined) throw new EmbeddedDatabaseInUseError(root, runningPid);
   let password: string;
   if (created || !existsSync(credentialsFile)) {
     password = randomBytes(18).toString('base64url');

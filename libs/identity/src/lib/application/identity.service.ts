@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, DomainError, newId } from '@almanac/shared';
+import { Clock, DomainError, InvalidReferenceError, isUuid, newId, NotFoundError, PG_FOREIGN_KEY_VIOLATION, PG_UNIQUE_VIOLATION, pgErrorOf } from '@almanac/shared';
 import { DataSource } from 'typeorm';
 import { API_KEY_PREFIX_LENGTH, generateApiKey, hashApiKey } from '../domain/api-key-secret';
 import { hashPassword } from '../domain/password';
@@ -14,6 +14,29 @@ export interface CreatedApiKey {
   key: string;
   prefix: string;
   scopes: Scope[];
+}
+
+/** An API key as stored, without its hash. */
+export interface ApiKeyRecord {
+  id: string;
+  organizationId: string;
+  userId: string | null;
+  name: string;
+  prefix: string;
+  scopes: Scope[];
+  createdAt: Date;
+  lastUsedAt: Date | null;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** Translates a foreign-key violation on the organization or user into a domain error. */
+function translateReferenceError(error: unknown): never {
+  const { code, constraint } = pgErrorOf(error);
+  if (code === PG_FOREIGN_KEY_VIOLATION) {
+    throw new InvalidReferenceError(constraint?.includes('user') ? 'user_id' : 'organization_id');
+  }
+  throw error;
 }
 
 /** Organizations, users and API keys: used by the CLI, the demo seed and the tests. */
@@ -40,6 +63,9 @@ export class IdentityService {
     password?: string;
     role?: 'admin' | 'author';
   }): Promise<{ id: string; email: string; name: string; role: 'admin' | 'author'; organization_id: string }> {
+    if (!isUuid(input.organizationId)) throw new InvalidReferenceError('organization_id');
+    const name = input.name.trim();
+    if (!name || name.length > 300) throw new DomainError('validation_failed', 'name must be 1-300 characters');
     const role = input.role ?? 'admin';
     if (role !== 'admin' && role !== 'author') throw new DomainError('validation_failed', 'role must be admin or author');
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.email)) throw new DomainError('validation_failed', 'email is not an e-mail address');
@@ -50,12 +76,19 @@ export class IdentityService {
       id: newId(),
       organizationId: input.organizationId,
       email: input.email,
-      name: input.name,
+      name,
       role,
       passwordHash: input.password ? await hashPassword(input.password) : null,
       createdAt: this.clock.now(),
     };
-    await this.dataSource.getRepository(UserOrmEntity).insert(user);
+    try {
+      await this.dataSource.getRepository(UserOrmEntity).insert(user);
+    } catch (error) {
+      if (pgErrorOf(error).code === PG_UNIQUE_VIOLATION) {
+        throw new DomainError('email_taken', 'A user with this e-mail already exists.', [{ field: 'email', message: 'already taken' }]);
+      }
+      translateReferenceError(error);
+    }
     return { id: user.id, email: user.email, name: user.name, role, organization_id: user.organizationId };
   }
 
@@ -66,13 +99,17 @@ export class IdentityService {
     userId?: string | null;
     expiresAt?: Date | null;
   }): Promise<CreatedApiKey> {
+    if (!isUuid(input.organizationId)) throw new InvalidReferenceError('organization_id');
+    if (input.userId != null && !isUuid(input.userId)) throw new InvalidReferenceError('user_id');
+    const name = (input.name ?? 'API key').trim();
+    if (!name || name.length > 300) throw new DomainError('validation_failed', 'name must be 1-300 characters');
     const key = generateApiKey();
     const scopes = normalizeScopes(input.scopes);
     const row = {
       id: newId(),
       organizationId: input.organizationId,
       userId: input.userId ?? null,
-      name: input.name ?? 'API key',
+      name,
       prefix: key.slice(0, API_KEY_PREFIX_LENGTH),
       keyHash: hashApiKey(key),
       scopes,
@@ -81,12 +118,36 @@ export class IdentityService {
       expiresAt: input.expiresAt ?? null,
       revokedAt: null,
     };
-    await this.dataSource.getRepository(ApiKeyOrmEntity).insert(row);
+    if (row.userId) {
+      // The key's user must belong to the key's organization.
+      const owner = await this.dataSource.query('SELECT 1 FROM users WHERE organization_id = $1 AND id = $2', [row.organizationId, row.userId]);
+      if (owner.length === 0) throw new InvalidReferenceError('user_id');
+    }
+    await this.dataSource.getRepository(ApiKeyOrmEntity).insert(row).catch(translateReferenceError);
     return { id: row.id, key, prefix: row.prefix, scopes };
+  }
+
+  /** One key of the organization; another organization's key is not found. */
+  async getApiKey(organizationId: string, id: string): Promise<ApiKeyRecord> {
+    const row = await this.dataSource.getRepository(ApiKeyOrmEntity).findOneBy({ organizationId, id });
+    if (!row) throw new NotFoundError('API key');
+    return {
+      id: row.id,
+      organizationId: row.organizationId,
+      userId: row.userId,
+      name: row.name,
+      prefix: row.prefix,
+      scopes: row.scopes as Scope[],
+      createdAt: row.createdAt,
+      lastUsedAt: row.lastUsedAt,
+      expiresAt: row.expiresAt,
+      revokedAt: row.revokedAt,
+    };
   }
 
   /** Returns false when no such key exists. */
   async revokeApiKey(id: string): Promise<boolean> {
+    if (!isUuid(id)) return false;
     const result = await this.dataSource.query(
       'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING key_hash',
       [id, this.clock.now()],

@@ -1,3 +1,5 @@
+import { DomainError } from '@almanac/shared/domain';
+
 export const SCOPES = [
   'bookings:read',
   'bookings:write',
@@ -17,6 +19,10 @@ export function isScope(value: string): value is Scope {
 export function normalizeScopes(scopes: readonly string[] | undefined): Scope[] {
   if (!scopes || scopes.length === 0) return [...SCOPES];
   const invalid = scopes.filter((s) => !isScope(s));
-  if (invalid.length > 0) throw new Error(`unknown scope(s): ${invalid.join(', ')}`);
+  if (invalid.length > 0) {
+    throw new DomainError('validation_failed', `unknown scope(s): ${invalid.join(', ')}; known: ${SCOPES.join(', ')}`, [
+      { field: 'scopes', message: `unknown scope(s): ${invalid.join(', ')}` },
+    ]);
+  }
   return [...new Set(scopes as Scope[])];
 }

@@ -1,0 +1,52 @@
+export interface RateLimitDecision {
+  readonly allowed: boolean;
+  readonly limit: number;
+  readonly remaining: number;
+  /** Seconds until the current window ends and the quota is full again (at least 1). */
+  readonly resetSeconds: number;
+}
+
+interface Window {
+  start: number;
+  count: number;
+}
+
+/**
+ * A fixed window per key, started by the key's first request: `limit` requests, then refusals until
+ * the window ends. One map lookup and a few additions per request; refused requests do not count.
+ * Memory stays bounded: when the map grows past `maxKeys`, ended windows are dropped.
+ */
+export class FixedWindowRateLimiter {
+  private readonly windows = new Map<string, Window>();
+
+  constructor(
+    readonly limit: number,
+    readonly windowMs = 60_000,
+    private readonly maxKeys = 100_000,
+  ) {}
+
+  hit(key: string, nowMs: number): RateLimitDecision {
+    let window = this.windows.get(key);
+    if (!window || nowMs >= window.start + this.windowMs || nowMs < window.start) {
+      if (!window && this.windows.size >= this.maxKeys) this.sweep(nowMs);
+      window = { start: nowMs, count: 0 };
+      this.windows.set(key, window);
+    }
+    const resetSeconds = Math.max(1, Math.ceil((window.start + this.windowMs - nowMs) / 1000));
+    if (window.count >= this.limit) return { allowed: false, limit: this.limit, remaining: 0, resetSeconds };
+    window.count += 1;
+    return { allowed: true, limit: this.limit, remaining: this.limit - window.count, resetSeconds };
+  }
+
+  get size(): number {
+    return this.windows.size;
+  }
+
+  private sweep(nowMs: number): void {
+    for (const [key, window] of this.windows) {
+      if (nowMs >= window.start + this.windowMs) this.windows.delete(key);
+    }
+    // Every window still running: forget the oldest rather than grow without bound.
+    while (this.windows.size >= this.maxKeys) this.windows.delete(this.windows.keys().next().value!);
+  }
+}

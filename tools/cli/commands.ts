@@ -1,0 +1,111 @@
+import type { IdentityService } from '@almanac/identity';
+import { DomainError } from '@almanac/shared';
+
+/** A command line that cannot be run as given (exit code 2). */
+export class UsageError extends Error {}
+
+export type Flags = Record<string, string>;
+
+export const USAGE = `Usage: npm run cli -- <command> [flags]
+
+  org:create     --name NAME
+  user:create    --org ORG_ID --email EMAIL --name NAME --password PASSWORD [--role admin|author]
+  api-key:create --org ORG_ID [--name NAME] [--scopes a,b] [--user USER_ID]
+  api-key:revoke --id KEY_ID
+  migrate
+
+Prints one JSON object on stdout. On error: a JSON object on stderr and a non-zero exit code.
+Uses DATABASE_URL, or the embedded PostgreSQL in DATA_DIR (default ./.data) when it is unset;
+the embedded database cannot be shared, so stop a running server first.`;
+
+/** `--name x` and `--name=x`; every flag takes a value, none may repeat. */
+export function parseArgs(argv: readonly string[]): { command: string; flags: Flags } {
+  const [command, ...rest] = argv;
+  if (!command || command === '--help' || command === '-h' || command === 'help') throw new UsageError('no command given');
+  const flags: Flags = {};
+  for (let i = 0; i < rest.length; i++) {
+    const arg = rest[i]!;
+    if (!arg.startsWith('--') || arg.length < 3) throw new UsageError(`unexpected argument "${arg}"`);
+    const eq = arg.indexOf('=');
+    const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
+    let value: string | undefined;
+    if (eq > 0) value = arg.slice(eq + 1);
+    else {
+      value = rest[i + 1];
+      if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
+      i++;
+    }
+    if (name in flags) throw new UsageError(`--${name} given twice`);
+    flags[name] = value;
+  }
+  return { command, flags };
+}
+
+function take(flags: Flags, allowed: { required: string[]; optional?: string[] }): Flags {
+  const known = new Set([...allowed.required, ...(allowed.optional ?? [])]);
+  const unknown = Object.keys(flags).filter((name) => !known.has(name));
+  if (unknown.length > 0) throw new UsageError(`unknown flag(s): ${unknown.map((n) => `--${n}`).join(', ')}`);
+  const missing = allowed.required.filter((name) => !flags[name]);
+  if (missing.length > 0) throw new UsageError(`missing flag(s): ${missing.map((n) => `--${n}`).join(', ')}`);
+  return flags;
+}
+
+export const IDENTITY_COMMANDS = ['org:create', 'user:create', 'api-key:create', 'api-key:revoke'] as const;
+export type IdentityCommand = (typeof IDENTITY_COMMANDS)[number];
+
+export function isIdentityCommand(command: string): command is IdentityCommand {
+  return (IDENTITY_COMMANDS as readonly string[]).includes(command);
+}
+
+/** Checks the flags of a command before anything is started. */
+export function validateFlags(command: IdentityCommand, flags: Flags): void {
+  switch (command) {
+    case 'org:create':
+      take(flags, { required: ['name'] });
+      return;
+    case 'user:create':
+      take(flags, { required: ['org', 'email', 'name', 'password'], optional: ['role'] });
+      if (flags['role'] !== undefined && flags['role'] !== 'admin' && flags['role'] !== 'author') {
+        throw new UsageError('--role must be admin or author');
+      }
+      return;
+    case 'api-key:create':
+      take(flags, { required: ['org'], optional: ['name', 'scopes', 'user'] });
+      return;
+    case 'api-key:revoke':
+      take(flags, { required: ['id'] });
+      return;
+  }
+}
+
+/** Runs one identity command; the result is what the CLI prints. */
+export async function runIdentityCommand(identity: IdentityService, command: IdentityCommand, flags: Flags): Promise<Record<string, unknown>> {
+  validateFlags(command, flags);
+  switch (command) {
+    case 'org:create':
+      return identity.createOrganization(flags['name']!);
+    case 'user:create': {
+      const user = await identity.createUser({
+        organizationId: flags['org']!,
+        email: flags['email']!,
+        name: flags['name']!,
+        password: flags['password']!,
+        role: (flags['role'] as 'admin' | 'author' | undefined) ?? 'admin',
+      });
+      return { id: user.id, email: user.email, role: user.role };
+    }
+    case 'api-key:create': {
+      const scopes = flags['scopes']
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter((s) => s.length > 0);
+      const key = await identity.createApiKey({ organizationId: flags['org']!, name: flags['name'], scopes, userId: flags['user'] ?? null });
+      return { id: key.id, key: key.key, prefix: key.prefix, scopes: key.scopes };
+    }
+    case 'api-key:revoke': {
+      const revoked = await identity.revokeApiKey(flags['id']!);
+      if (!revoked) throw new DomainError('not_found', 'No API key has this id.');
+      return { id: flags['id']!, revoked: true };
+    }
+  }
+}
