@@ -1,4 +1,17 @@
 import { Module } from '@nestjs/common';
+import { PostCategoriesController } from './api/post-categories.controller';
+import { PostTagsController } from './api/post-tags.controller';
+import { PostsController } from './api/posts.controller';
+import { PostsService } from './application/posts.service';
+import { ScheduledPostPublisher } from './application/scheduled-post-publisher';
+import { CategoriesService, TagsService } from './application/terms.service';
+import { PostRepository } from './infrastructure/post.repository';
 
-@Module({})
+@Module({
+  // Order matters: Express tries routes in registration order, and `/posts/categories` and
+  // `/posts/tags` must be matched before `/posts/:id` would take the word for an id.
+  controllers: [PostCategoriesController, PostTagsController, PostsController],
+  providers: [PostRepository, PostsService, CategoriesService, TagsService, ScheduledPostPublisher],
+  exports: [ScheduledPostPublisher],
+})
 export class BlogModule {}

@@ -1,0 +1,149 @@
+import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDateTimeWithZone, IsHttpUrl, IsSlug } from '@almanac/shared';
+import {
+  ArrayMaxSize,
+  ArrayUnique,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsNotEmpty,
+  IsString,
+  IsUUID,
+  MaxLength,
+} from 'class-validator';
+import { POST_STATUSES, PostStatus } from '../../domain/post-status';
+import { CONTENT_BLOCK_MODELS, ContentBlockDto, ContentBlocks } from './content-block.dto';
+import { OptionalNotNull, OptionalNullable } from './optional';
+
+export const MAX_TAGS_PER_POST = 100;
+
+const STATUS_DOC =
+  'draft, published, scheduled or archived. Any move between them is allowed; `scheduled` needs a future ' +
+  '`published_at`; becoming `published` without a `published_at` sets it to now.';
+
+@ApiExtraModels(...CONTENT_BLOCK_MODELS)
+export class CreatePostDto {
+  @ApiProperty({ minLength: 1, maxLength: 300, example: 'How we schedule our week' })
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(300)
+  readonly title!: string;
+
+  @ApiProperty({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 100, example: 'how-we-schedule', description: 'Unique in the organization' })
+  @IsSlug()
+  readonly slug!: string;
+
+  @ApiPropertyOptional({ type: String, maxLength: 5000, nullable: true, example: 'Three habits that keep our calendar sane.' })
+  @OptionalNullable()
+  @IsString()
+  @MaxLength(5000)
+  readonly excerpt?: string | null;
+
+  @ContentBlocks({ required: false, description: 'Content blocks (at most 500); default []' })
+  readonly content?: ContentBlockDto[];
+
+  @ApiPropertyOptional({ type: String, format: 'uri', nullable: true, example: 'https://cdn.example.com/cover.jpg' })
+  @OptionalNullable()
+  @IsHttpUrl()
+  readonly featured_image_url?: string | null;
+
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'A category of the organization' })
+  @OptionalNullable()
+  @IsUUID('all')
+  readonly category_id?: string | null;
+
+  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_TAGS_PER_POST, description: 'Tags of the organization' })
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(MAX_TAGS_PER_POST)
+  @ArrayUnique()
+  @IsUUID('all', { each: true })
+  readonly tag_ids?: string[];
+
+  @ApiPropertyOptional({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: "A user of the organization; defaults to the API key's user (null: no author)",
+  })
+  @OptionalNullable()
+  @IsUUID('all')
+  readonly author_id?: string | null;
+
+  @ApiPropertyOptional({ enum: POST_STATUSES, default: 'draft', description: STATUS_DOC })
+  @OptionalNotNull()
+  @IsIn(POST_STATUSES)
+  readonly status?: PostStatus;
+
+  @ApiPropertyOptional({ default: false })
+  @OptionalNotNull()
+  @IsBoolean()
+  readonly is_featured?: boolean;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, example: '2026-12-01T09:00:00Z', description: 'ISO 8601 with a zone' })
+  @OptionalNullable()
+  @IsDateTimeWithZone()
+  readonly published_at?: string | null;
+}
+
+@ApiExtraModels(...CONTENT_BLOCK_MODELS)
+export class UpdatePostDto {
+  @ApiPropertyOptional({ minLength: 1, maxLength: 300 })
+  @OptionalNotNull()
+  @IsString()
+  @IsNotEmpty()
+  @MaxLength(300)
+  readonly title?: string;
+
+  @ApiPropertyOptional({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 100 })
+  @OptionalNotNull()
+  @IsSlug()
+  readonly slug?: string;
+
+  @ApiPropertyOptional({ type: String, maxLength: 5000, nullable: true })
+  @OptionalNullable()
+  @IsString()
+  @MaxLength(5000)
+  readonly excerpt?: string | null;
+
+  @ContentBlocks({ required: false, description: 'Replaces the content (at most 500 blocks)' })
+  readonly content?: ContentBlockDto[];
+
+  @ApiPropertyOptional({ type: String, format: 'uri', nullable: true })
+  @OptionalNullable()
+  @IsHttpUrl()
+  readonly featured_image_url?: string | null;
+
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'null removes the category' })
+  @OptionalNullable()
+  @IsUUID('all')
+  readonly category_id?: string | null;
+
+  @ApiPropertyOptional({ type: [String], format: 'uuid', maxItems: MAX_TAGS_PER_POST, description: 'Replaces the tags ([] removes them)' })
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMaxSize(MAX_TAGS_PER_POST)
+  @ArrayUnique()
+  @IsUUID('all', { each: true })
+  readonly tag_ids?: string[];
+
+  @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'null removes the author' })
+  @OptionalNullable()
+  @IsUUID('all')
+  readonly author_id?: string | null;
+
+  @ApiPropertyOptional({ enum: POST_STATUSES, description: STATUS_DOC })
+  @OptionalNotNull()
+  @IsIn(POST_STATUSES)
+  readonly status?: PostStatus;
+
+  @ApiPropertyOptional()
+  @OptionalNotNull()
+  @IsBoolean()
+  readonly is_featured?: boolean;
+
+  @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'ISO 8601 with a zone; null clears it' })
+  @OptionalNullable()
+  @IsDateTimeWithZone()
+  readonly published_at?: string | null;
+}

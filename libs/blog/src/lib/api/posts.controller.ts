@@ -1,0 +1,128 @@
+import { Body, Delete, Get, HttpCode, Param, Patch, Post as HttpPost, Query, Res } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import { ApiPrincipal, Principal, RequireScope, V1Controller } from '@almanac/identity';
+import {
+  ApiDataResponse,
+  ApiListResponse,
+  ApiProblems,
+  ListResponse,
+  pageOf,
+  resolvePage,
+  UuidParam,
+} from '@almanac/shared';
+import type { Response } from 'express';
+import { CreatePostCommand, PostsService, UpdatePostCommand } from '../application/posts.service';
+import type { ContentBlock } from '../domain/content-block';
+import { ListPostsQuery } from './dto/list-posts.query';
+import { CreatePostDto, UpdatePostDto } from './dto/post-input.dto';
+import { BlogDeletion, Post, PostListItem, toPost, toPostListItem } from './dto/post.response';
+
+export const DEFAULT_POST_LIMIT = 20;
+
+const date = (value: string | null | undefined): Date | null | undefined =>
+  value === undefined ? undefined : value === null ? null : new Date(value);
+
+function toCommand(dto: UpdatePostDto): UpdatePostCommand {
+  return {
+    title: dto.title,
+    slug: dto.slug,
+    excerpt: dto.excerpt,
+    // Validated block by block; stored and returned exactly as sent.
+    content: dto.content as readonly ContentBlock[] | undefined,
+    featuredImageUrl: dto.featured_image_url,
+    categoryId: dto.category_id,
+    tagIds: dto.tag_ids,
+    authorId: dto.author_id,
+    status: dto.status,
+    isFeatured: dto.is_featured,
+    publishedAt: date(dto.published_at),
+  };
+}
+
+@V1Controller('posts', 'posts')
+export class PostsController {
+  constructor(private readonly posts: PostsService) {}
+
+  @Get()
+  @RequireScope('posts:read')
+  @ApiOperation({ summary: 'List posts', description: 'Filters AND together. Ordered by `order_by` (nulls last) then id.' })
+  @ApiListResponse(PostListItem)
+  @ApiProblems(400, 403)
+  async list(@Principal() principal: ApiPrincipal, @Query() query: ListPostsQuery): Promise<ListResponse<PostListItem>> {
+    const page = resolvePage(query, DEFAULT_POST_LIMIT);
+    const search = query.search !== undefined && query.search.trim() !== '' ? query.search : undefined;
+    const { posts, total } = await this.posts.list({
+      organizationId: principal.organizationId,
+      status: query.status,
+      categoryId: query.category_id,
+      categorySlug: query.category,
+      tagId: query.tag_id,
+      tagSlug: query.tag,
+      authorId: query.author_id,
+      featuredOnly: query.featured === true,
+      search,
+      orderBy: query.order_by,
+      order: query.order ?? 'desc',
+      limit: page.limit,
+      offset: page.offset,
+    });
+    return pageOf(posts.map(toPostListItem), total, page);
+  }
+
+  @Get(':id')
+  @RequireScope('posts:read')
+  @ApiOperation({ summary: 'Get a post with its content' })
+  @ApiDataResponse(Post)
+  @ApiProblems(403, 404)
+  async get(@Principal() principal: ApiPrincipal, @Param('id', UuidParam('Post')) id: string): Promise<{ data: Post }> {
+    return { data: toPost(await this.posts.get(principal.organizationId, id)) };
+  }
+
+  @HttpPost()
+  @RequireScope('posts:write')
+  @ApiOperation({
+    summary: 'Create a post',
+    description: "Status defaults to draft, is_featured to false, author_id to the API key's user.",
+  })
+  @ApiDataResponse(Post, 201, 'The created post')
+  @ApiProblems(400, 403, 409, 413, 415, 422)
+  async create(
+    @Principal() principal: ApiPrincipal,
+    @Body() body: CreatePostDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ data: Post }> {
+    const post = await this.posts.create(
+      { organizationId: principal.organizationId, userId: principal.userId },
+      toCommand(body) as CreatePostCommand,
+    );
+    res.setHeader('Location', `/api/v1/posts/${post.id}`);
+    return { data: toPost(post) };
+  }
+
+  @Patch(':id')
+  @RequireScope('posts:write')
+  @ApiOperation({
+    summary: 'Update a post',
+    description: 'Any field of the create operation; absent fields are unchanged, null clears a nullable one.',
+  })
+  @ApiDataResponse(Post)
+  @ApiProblems(400, 403, 404, 409, 413, 415, 422)
+  async update(
+    @Principal() principal: ApiPrincipal,
+    @Param('id', UuidParam('Post')) id: string,
+    @Body() body: UpdatePostDto,
+  ): Promise<{ data: Post }> {
+    const post = await this.posts.update({ organizationId: principal.organizationId, userId: principal.userId }, id, toCommand(body ?? {}));
+    return { data: toPost(post) };
+  }
+
+  @Delete(':id')
+  @HttpCode(200)
+  @RequireScope('posts:write')
+  @ApiOperation({ summary: 'Delete a post' })
+  @ApiDataResponse(BlogDeletion)
+  @ApiProblems(403, 404)
+  async delete(@Principal() principal: ApiPrincipal, @Param('id', UuidParam('Post')) id: string): Promise<{ data: BlogDeletion }> {
+    return { data: { id: await this.posts.delete(principal.organizationId, id), deleted: true } };
+  }
+}

@@ -1,0 +1,144 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Clock, DomainError, FieldError, newId, NotFoundError, ValidationFailedError } from '@almanac/shared';
+import { DataSource, EntityManager } from 'typeorm';
+import type { ContentBlock } from '../domain/content-block';
+import type { PostListCriteria, PostView } from '../domain/post';
+import { PostStatus, resolvePublication } from '../domain/post-status';
+import { PostRepository, PostRow } from '../infrastructure/post.repository';
+
+/** Who acts: the API key's organization and the user it was issued for. */
+export interface Actor {
+  readonly organizationId: string;
+  readonly userId: string | null;
+}
+
+export interface CreatePostCommand {
+  readonly title: string;
+  readonly slug: string;
+  readonly excerpt?: string | null;
+  readonly content?: readonly ContentBlock[];
+  readonly featuredImageUrl?: string | null;
+  readonly categoryId?: string | null;
+  readonly tagIds?: readonly string[];
+  /** undefined: the actor's user; null: no author. */
+  readonly authorId?: string | null;
+  readonly status?: PostStatus;
+  readonly isFeatured?: boolean;
+  readonly publishedAt?: Date | null;
+}
+
+/** Every field optional: undefined leaves it unchanged, null clears a nullable field. */
+export type UpdatePostCommand = Partial<CreatePostCommand>;
+
+class InvalidReferencesError extends DomainError {
+  constructor(errors: FieldError[]) {
+    super('invalid_reference', 'The request names records that do not exist in the organization.', errors);
+  }
+}
+
+@Injectable()
+export class PostsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    private readonly posts: PostRepository,
+  ) {}
+
+  async list(criteria: Omit<PostListCriteria, 'now'>): Promise<{ posts: PostView[]; total: number }> {
+    return this.posts.list(this.dataSource.manager, { ...criteria, now: this.clock.now() });
+  }
+
+  async get(organizationId: string, id: string): Promise<PostView> {
+    const post = await this.posts.findView(this.dataSource.manager, organizationId, id, this.clock.now());
+    if (!post) throw new NotFoundError('Post');
+    return post;
+  }
+
+  async create(actor: Actor, command: CreatePostCommand): Promise<PostView> {
+    return this.dataSource.transaction(async (em) => {
+      const now = this.clock.now();
+      const publication = resolvePublication(undefined, { status: command.status, publishedAt: command.publishedAt }, now);
+      await this.checkReferences(em, actor.organizationId, command);
+      const authorId =
+        command.authorId !== undefined ? command.authorId : await this.defaultAuthor(em, actor);
+      const id = newId();
+      const row: PostRow = {
+        title: command.title,
+        slug: command.slug,
+        excerpt: command.excerpt ?? null,
+        content: command.content ?? [],
+        featuredImageUrl: command.featuredImageUrl ?? null,
+        status: publication.status,
+        isFeatured: command.isFeatured ?? false,
+        publishedAt: publication.publishedAt,
+        categoryId: command.categoryId ?? null,
+        authorId,
+        updatedAt: now,
+      };
+      await this.posts.insert(em, actor.organizationId, id, row, now);
+      if (command.tagIds?.length) await this.posts.replaceTags(em, actor.organizationId, id, command.tagIds);
+      return (await this.posts.findView(em, actor.organizationId, id, now))!;
+    });
+  }
+
+  async update(actor: Actor, id: string, command: UpdatePostCommand): Promise<PostView> {
+    if (Object.values(command).every((value) => value === undefined)) {
+      throw new ValidationFailedError([{ field: 'body', message: 'must name at least one field to change' }]);
+    }
+    return this.dataSource.transaction(async (em) => {
+      const now = this.clock.now();
+      // Locked: the publisher (SKIP LOCKED) leaves this post alone until the change is committed.
+      const current = await this.posts.lockForUpdate(em, actor.organizationId, id);
+      if (!current) throw new NotFoundError('Post');
+      const publication = resolvePublication(current, { status: command.status, publishedAt: command.publishedAt }, now);
+      await this.checkReferences(em, actor.organizationId, command);
+      await this.posts.update(em, actor.organizationId, id, {
+        title: command.title,
+        slug: command.slug,
+        excerpt: command.excerpt,
+        content: command.content,
+        featuredImageUrl: command.featuredImageUrl,
+        categoryId: command.categoryId,
+        authorId: command.authorId,
+        isFeatured: command.isFeatured,
+        status: publication.status,
+        publishedAt: publication.publishedAt,
+        updatedAt: now,
+      });
+      if (command.tagIds !== undefined) await this.posts.replaceTags(em, actor.organizationId, id, command.tagIds);
+      return (await this.posts.findView(em, actor.organizationId, id, now))!;
+    });
+  }
+
+  /** Returns the deleted id. */
+  async delete(organizationId: string, id: string): Promise<string> {
+    const deleted = await this.posts.delete(this.dataSource.manager, organizationId, id);
+    if (deleted === null) throw new NotFoundError('Post');
+    return deleted;
+  }
+
+  /** category_id, tag_ids and author_id must name records of the organization (422 otherwise). */
+  private async checkReferences(em: EntityManager, organizationId: string, command: UpdatePostCommand): Promise<void> {
+    const errors: FieldError[] = [];
+    if (command.categoryId && !(await this.posts.categoryExists(em, organizationId, command.categoryId))) {
+      errors.push({ field: 'category_id', message: 'no such category in the organization' });
+    }
+    if (command.tagIds?.length) {
+      const missing = new Set((await this.posts.missingTagIds(em, organizationId, command.tagIds)).map((tagId) => tagId.toLowerCase()));
+      command.tagIds.forEach((tagId, index) => {
+        if (missing.has(tagId.toLowerCase())) errors.push({ field: `tag_ids[${index}]`, message: 'no such tag in the organization' });
+      });
+    }
+    if (command.authorId && !(await this.posts.userExists(em, organizationId, command.authorId))) {
+      errors.push({ field: 'author_id', message: 'no such user in the organization' });
+    }
+    if (errors.length > 0) throw new InvalidReferencesError(errors);
+  }
+
+  /** The user the API key was issued for, when it belongs to the organization. */
+  private async defaultAuthor(em: EntityManager, actor: Actor): Promise<string | null> {
+    if (!actor.userId) return null;
+    return (await this.posts.userExists(em, actor.organizationId, actor.userId)) ? actor.userId : null;
+  }
+}

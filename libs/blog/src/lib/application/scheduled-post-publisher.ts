@@ -1,0 +1,78 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Clock } from '@almanac/shared';
+import { DataSource } from 'typeorm';
+import { claimDueScheduledPostsQuery } from '../infrastructure/post-queries';
+import { rowsOf } from '../infrastructure/sql-result';
+
+/**
+ * Publishes scheduled posts whose time has come (api-decisions §8).
+ *
+ * Durable: the schedule is the row itself (status + published_at), nothing lives in memory.
+ * At most once: each claim is one UPDATE over rows locked FOR UPDATE SKIP LOCKED, so instances
+ * running side by side take disjoint rows, and a row no longer `scheduled` is never claimed again.
+ * Catch-up: a run at start-up publishes whatever fell due while no instance was running.
+ * Readers never wait for it: queries already treat an overdue scheduled post as published.
+ */
+@Injectable()
+export class ScheduledPostPublisher implements OnApplicationBootstrap, OnModuleDestroy {
+  static readonly INTERVAL_MS = 5_000;
+  static readonly BATCH_SIZE = 100;
+
+  private readonly logger = new Logger('ScheduledPostPublisher');
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    await this.tick();
+    this.start();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.stop();
+  }
+
+  /** Runs every INTERVAL_MS until stopped; a run never overlaps the previous one. */
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => void this.tick(), ScheduledPostPublisher.INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  /** Stops the timer and waits for a run in progress. */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    await this.running;
+  }
+
+  /** Publishes every due post, in batches; returns the ids this call published. */
+  async publishDue(): Promise<string[]> {
+    const published: string[] = [];
+    for (;;) {
+      const query = claimDueScheduledPostsQuery(this.clock.now(), ScheduledPostPublisher.BATCH_SIZE);
+      const rows = rowsOf<{ id: string }>(await this.dataSource.query(query.text, query.values));
+      published.push(...rows.map((row) => row.id));
+      if (rows.length < ScheduledPostPublisher.BATCH_SIZE) return published;
+    }
+  }
+
+  private async tick(): Promise<void> {
+    if (this.running || !this.dataSource.isInitialized) return;
+    const run = this.publishDue()
+      .then((ids) => {
+        if (ids.length > 0) this.logger.log({ published: ids.length }, 'published scheduled posts');
+      })
+      .catch((error: unknown) => this.logger.error({ err: error }, 'publishing scheduled posts failed'))
+      .finally(() => {
+        this.running = undefined;
+      });
+    this.running = run;
+    await run;
+  }
+}

@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { Clock, firstFreeSlug, newId, NotFoundError, SlugTakenError, slugify, ValidationFailedError } from '@almanac/shared';
+import { DataSource } from 'typeorm';
+import type { TermKindName, TermView } from '../domain/term';
+import { TermRepository } from '../infrastructure/term.repository';
+
+/** How many times a generated slug is recomputed when a concurrent create takes it first. */
+const SLUG_ATTEMPTS = 5;
+
+/** Categories and tags: `{name, slug?}`, slug generated as for event types, post_count of published posts. */
+export abstract class TermsService {
+  private readonly terms: TermRepository;
+
+  protected constructor(
+    private readonly dataSource: DataSource,
+    private readonly clock: Clock,
+    private readonly resource: string,
+    kind: TermKindName,
+  ) {
+    this.terms = new TermRepository(kind);
+  }
+
+  list(organizationId: string): Promise<TermView[]> {
+    return this.terms.list(this.dataSource.manager, organizationId, this.clock.now());
+  }
+
+  async get(organizationId: string, id: string): Promise<TermView> {
+    const term = await this.terms.find(this.dataSource.manager, organizationId, id, this.clock.now());
+    if (!term) throw new NotFoundError(this.resource);
+    return term;
+  }
+
+  async create(organizationId: string, input: { name: string; slug?: string }): Promise<TermView> {
+    return this.dataSource.transaction(async (em) => {
+      const now = this.clock.now();
+      const id = newId();
+      for (let attempt = 1; ; attempt++) {
+        const slug = input.slug ?? firstFreeSlug(slugify(input.name), await this.terms.slugsLike(em, organizationId, slugify(input.name)));
+        if (await this.terms.insertIfSlugFree(em, organizationId, { id, name: input.name, slug }, now)) break;
+        if (input.slug !== undefined || attempt >= SLUG_ATTEMPTS) throw new SlugTakenError(slug);
+      }
+      return (await this.terms.find(em, organizationId, id, now))!;
+    });
+  }
+
+  async update(organizationId: string, id: string, input: { name?: string; slug?: string }): Promise<TermView> {
+    if (input.name === undefined && input.slug === undefined) {
+      throw new ValidationFailedError([{ field: 'body', message: 'must name at least one field to change' }]);
+    }
+    return this.dataSource.transaction(async (em) => {
+      const now = this.clock.now();
+      if (!(await this.terms.update(em, organizationId, id, input, now))) throw new NotFoundError(this.resource);
+      return (await this.terms.find(em, organizationId, id, now))!;
+    });
+  }
+
+  /** Returns the deleted id. */
+  async delete(organizationId: string, id: string): Promise<string> {
+    const deleted = await this.terms.delete(this.dataSource.manager, organizationId, id);
+    if (deleted === null) throw new NotFoundError(this.resource);
+    return deleted;
+  }
+}
+
+@Injectable()
+export class CategoriesService extends TermsService {
+  constructor(@InjectDataSource() dataSource: DataSource, clock: Clock) {
+    super(dataSource, clock, 'Category', 'category');
+  }
+}
+
+@Injectable()
+export class TagsService extends TermsService {
+  constructor(@InjectDataSource() dataSource: DataSource, clock: Clock) {
+    super(dataSource, clock, 'Tag', 'tag');
+  }
+}

@@ -1,0 +1,170 @@
+import type { PostListCriteria } from '../domain/post';
+
+/** A parameterised statement. User input only ever travels in `values`. */
+export interface SqlQuery {
+  readonly text: string;
+  readonly values: unknown[];
+}
+
+export class SqlParams {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** The status a reader sees: a scheduled post whose time has passed is published. */
+export function effectiveStatusSql(alias: string, now: string): string {
+  return `CASE WHEN ${alias}.status = 'scheduled' AND ${alias}.published_at <= ${now} THEN 'published' ELSE ${alias}.status END`;
+}
+
+/** "Is published" as a reader sees it; the same predicate feeds the status filter and post_count. */
+export function isPublishedSql(alias: string, now: string): string {
+  return `(${alias}.status = 'published' OR (${alias}.status = 'scheduled' AND ${alias}.published_at <= ${now}))`;
+}
+
+/**
+ * The search input as a tsquery: `websearch_to_tsquery` (quotes, `or`, `-word`), English stemming, and
+ * the last lexeme turned into a prefix (`sched` finds `scheduling`) when the input ends in a plain word.
+ * The prefix is added to PostgreSQL's own rendering of the parsed query, never to the user's text.
+ */
+export function searchQuerySql(search: string, params: SqlParams): string {
+  const q = `websearch_to_tsquery('english'::regconfig, ${params.add(search)})`;
+  if (!endsWithPlainWord(search)) return q;
+  return `(CASE WHEN right(${q}::text, 1) = '''' THEN (${q}::text || ':*')::tsquery ELSE ${q} END)`;
+}
+
+/** True when the input ends in a word that is neither quoted nor negated (`-word`). */
+export function endsWithPlainWord(search: string): boolean {
+  const trimmed = search.trimEnd();
+  if (!/[\p{L}\p{N}]$/u.test(trimmed)) return false;
+  const lastToken = trimmed.split(/\s+/).pop() ?? '';
+  return !lastToken.startsWith('-') && !lastToken.startsWith('"') && (trimmed.match(/"/g)?.length ?? 0) % 2 === 0;
+}
+
+/** Columns of the post representation (without content), read from `p` joined to `c` and `u`. */
+function viewColumns(now: string): string {
+  return `
+    p.id, p.title, p.slug, p.excerpt, p.featured_image_url,
+    ${effectiveStatusSql('p', now)} AS status,
+    p.is_featured, p.published_at, p.created_at, p.updated_at,
+    c.id AS category_id, c.name AS category_name, c.slug AS category_slug,
+    u.id AS author_id, u.name AS author_name,
+    COALESCE((
+      SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) ORDER BY t.name, t.id)
+      FROM post_tag_links l JOIN post_tags t ON t.id = l.tag_id
+      WHERE l.post_id = p.id
+    ), '[]'::json) AS tags`;
+}
+
+const VIEW_JOINS = `
+    LEFT JOIN post_categories c ON c.id = p.category_id
+    LEFT JOIN users u ON u.id = p.author_id`;
+
+/** One post with its content, in its organization. */
+export function postByIdQuery(organizationId: string, id: string, now: Date): SqlQuery {
+  const params = new SqlParams();
+  const nowParam = params.add(now);
+  const text = `
+    SELECT ${viewColumns(nowParam)}, p.content
+    FROM posts p ${VIEW_JOINS}
+    WHERE p.organization_id = ${params.add(organizationId)} AND p.id = ${params.add(id)}`;
+  return { text, values: params.values };
+}
+
+/**
+ * A page of posts and the number of all matching posts, in one statement: the count and the page
+ * each get their own plan (the page can stop early on an index), and the details (category, author,
+ * tags) are joined for the page's rows only. Always returns one row at least: when the page is
+ * empty, a single row with `id` null carries the total.
+ */
+export function postListQuery(criteria: PostListCriteria): SqlQuery {
+  const params = new SqlParams();
+  const now = params.add(criteria.now);
+  const org = params.add(criteria.organizationId);
+  const where: string[] = [`p.organization_id = ${org}`];
+
+  if (criteria.status === 'published') where.push(isPublishedSql('p', now));
+  else if (criteria.status === 'scheduled') where.push(`p.status = 'scheduled' AND p.published_at > ${now}`);
+  else if (criteria.status) where.push(`p.status = ${params.add(criteria.status)}`);
+
+  if (criteria.categoryId) where.push(`p.category_id = ${params.add(criteria.categoryId)}`);
+  if (criteria.categorySlug) {
+    where.push(
+      `p.category_id = (SELECT id FROM post_categories WHERE organization_id = ${org} AND slug = ${params.add(criteria.categorySlug)})`,
+    );
+  }
+  // EXISTS, not a join: a post matches once however many links it has.
+  if (criteria.tagId) {
+    where.push(`EXISTS (SELECT 1 FROM post_tag_links l WHERE l.post_id = p.id AND l.tag_id = ${params.add(criteria.tagId)})`);
+  }
+  if (criteria.tagSlug) {
+    where.push(`EXISTS (
+      SELECT 1 FROM post_tag_links l JOIN post_tags t ON t.id = l.tag_id
+      WHERE l.post_id = p.id AND t.organization_id = ${org} AND t.slug = ${params.add(criteria.tagSlug)})`);
+  }
+  if (criteria.authorId) where.push(`p.author_id = ${params.add(criteria.authorId)}`);
+  if (criteria.featuredOnly) where.push('p.is_featured');
+
+  let rank = 'NULL::real';
+  if (criteria.search !== undefined) {
+    const query = searchQuerySql(criteria.search, params);
+    where.push(`p.search_vector @@ ${query}`);
+    rank = `ts_rank(p.search_vector, ${query})`;
+  }
+
+  const dir = criteria.order === 'asc' ? 'ASC' : 'DESC';
+  const orderBy = criteria.orderBy ?? (criteria.search !== undefined ? 'rank' : 'published_at');
+  const order = (alias: string, rankColumn: string): string => {
+    switch (orderBy) {
+      case 'rank':
+        return `${rankColumn} ${dir}, ${alias}.id ${dir}`;
+      case 'published_at':
+        return `${alias}.published_at ${dir} NULLS LAST, ${alias}.id ${dir}`;
+      default:
+        return `${alias}.${orderBy} ${dir}, ${alias}.id ${dir}`;
+    }
+  };
+
+  const filter = where.join('\n      AND ');
+  const text = `
+    WITH total AS (
+      SELECT count(*) AS total FROM posts p
+      WHERE ${filter}
+    ),
+    page AS (
+      SELECT p.id, ${orderBy === 'rank' ? rank : 'NULL::real'} AS rank
+      FROM posts p
+      WHERE ${filter}
+      ORDER BY ${order('p', orderBy === 'rank' ? rank : 'NULL')}
+      LIMIT ${params.add(criteria.limit)} OFFSET ${params.add(criteria.offset)}
+    )
+    SELECT total.total, d.*
+    FROM total LEFT JOIN (
+      SELECT ${viewColumns(now)}, page.rank
+      FROM page JOIN posts p ON p.id = page.id ${VIEW_JOINS}
+    ) d ON true
+    ORDER BY ${order('d', 'd.rank')}`;
+  return { text, values: params.values };
+}
+
+/**
+ * The publisher's claim: due scheduled posts, oldest first, locked with SKIP LOCKED so that several
+ * instances running at once each take different rows and a row is published once.
+ */
+export function claimDueScheduledPostsQuery(now: Date, batchSize: number): SqlQuery {
+  return {
+    text: `
+      UPDATE posts SET status = 'published'
+      WHERE status = 'scheduled' AND id IN (
+        SELECT id FROM posts
+        WHERE status = 'scheduled' AND published_at <= $1
+        ORDER BY published_at
+        LIMIT $2
+        FOR UPDATE SKIP LOCKED
+      )
+      RETURNING id, organization_id`,
+    values: [now, batchSize],
+  };
+}

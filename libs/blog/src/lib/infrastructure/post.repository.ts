@@ -1,0 +1,200 @@
+import { Injectable } from '@nestjs/common';
+import { pgErrorOf, PG_FOREIGN_KEY_VIOLATION, PG_UNIQUE_VIOLATION, SlugTakenError, InvalidReferenceError } from '@almanac/shared';
+import type { EntityManager } from 'typeorm';
+import type { ContentBlock } from '../domain/content-block';
+import type { PostListCriteria, PostView, TermRef } from '../domain/post';
+import type { PostStatus } from '../domain/post-status';
+import { postByIdQuery, postListQuery } from './post-queries';
+import { rowsOf } from './sql-result';
+
+/** The stored columns a write may set. */
+export interface PostRow {
+  title: string;
+  slug: string;
+  excerpt: string | null;
+  content: readonly ContentBlock[];
+  featuredImageUrl: string | null;
+  status: PostStatus;
+  isFeatured: boolean;
+  publishedAt: Date | null;
+  categoryId: string | null;
+  authorId: string | null;
+  updatedAt: Date;
+}
+
+const COLUMN: Record<keyof PostRow, string> = {
+  title: 'title',
+  slug: 'slug',
+  excerpt: 'excerpt',
+  content: 'content',
+  featuredImageUrl: 'featured_image_url',
+  status: 'status',
+  isFeatured: 'is_featured',
+  publishedAt: 'published_at',
+  categoryId: 'category_id',
+  authorId: 'author_id',
+  updatedAt: 'updated_at',
+};
+
+interface ViewRow {
+  id: string;
+  title: string;
+  slug: string;
+  excerpt: string | null;
+  featured_image_url: string | null;
+  status: PostStatus;
+  is_featured: boolean;
+  published_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  category_id: string | null;
+  category_name: string | null;
+  category_slug: string | null;
+  author_id: string | null;
+  author_name: string | null;
+  tags: TermRef[];
+  content?: ContentBlock[];
+}
+
+function toView(row: ViewRow): PostView {
+  return {
+    id: row.id,
+    title: row.title,
+    slug: row.slug,
+    excerpt: row.excerpt,
+    featuredImageUrl: row.featured_image_url,
+    status: row.status,
+    isFeatured: row.is_featured,
+    publishedAt: row.published_at,
+    category: row.category_id ? { id: row.category_id, name: row.category_name!, slug: row.category_slug! } : null,
+    author: row.author_id ? { id: row.author_id, name: row.author_name! } : null,
+    tags: row.tags,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    ...(row.content !== undefined ? { content: row.content } : {}),
+  };
+}
+
+/** Column values as SQL parameters: jsonb goes as JSON text (pg would send a JS array as a PG array). */
+function sqlValue(key: keyof PostRow, value: unknown): unknown {
+  return key === 'content' ? JSON.stringify(value) : value;
+}
+
+/** Turns the constraint behind a failed write into the domain error the client should see. */
+function translateWriteError(error: unknown, slug: string | undefined): never {
+  const { code, constraint } = pgErrorOf(error);
+  if (code === PG_UNIQUE_VIOLATION && constraint === 'posts_org_slug_key') throw new SlugTakenError(slug ?? '');
+  if (code === PG_FOREIGN_KEY_VIOLATION) {
+    // A referenced record vanished between the check and the write.
+    if (constraint === 'posts_category_fkey') throw new InvalidReferenceError('category_id');
+    if (constraint === 'posts_author_fkey') throw new InvalidReferenceError('author_id');
+    if (constraint === 'post_tag_links_tag_fkey') throw new InvalidReferenceError('tag_ids');
+  }
+  throw error;
+}
+
+/** Posts in SQL. Every statement is scoped to one organization, except the publisher's claim. */
+@Injectable()
+export class PostRepository {
+  async findView(em: EntityManager, organizationId: string, id: string, now: Date): Promise<PostView | null> {
+    const query = postByIdQuery(organizationId, id, now);
+    const rows = rowsOf<ViewRow>(await em.query(query.text, query.values));
+    return rows[0] ? toView(rows[0]) : null;
+  }
+
+  async list(em: EntityManager, criteria: PostListCriteria): Promise<{ posts: PostView[]; total: number }> {
+    const query = postListQuery(criteria);
+    const rows = rowsOf<ViewRow & { total: string }>(await em.query(query.text, query.values));
+    return {
+      total: Number(rows[0]?.total ?? 0),
+      posts: rows.filter((row) => row.id !== null).map(toView),
+    };
+  }
+
+  /** The stored status and date, with the row locked until the transaction ends (PATCH vs publisher). */
+  async lockForUpdate(
+    em: EntityManager,
+    organizationId: string,
+    id: string,
+  ): Promise<{ status: PostStatus; publishedAt: Date | null } | null> {
+    const rows = rowsOf<{ status: PostStatus; published_at: Date | null }>(
+      await em.query('SELECT status, published_at FROM posts WHERE organization_id = $1 AND id = $2 FOR UPDATE', [
+        organizationId,
+        id,
+      ]),
+    );
+    return rows[0] ? { status: rows[0].status, publishedAt: rows[0].published_at } : null;
+  }
+
+  async insert(em: EntityManager, organizationId: string, id: string, row: PostRow, createdAt: Date): Promise<void> {
+    const keys = Object.keys(COLUMN) as (keyof PostRow)[];
+    const columns = ['id', 'organization_id', 'created_at', ...keys.map((key) => COLUMN[key])];
+    const values = [id, organizationId, createdAt, ...keys.map((key) => sqlValue(key, row[key]))];
+    const placeholders = values.map((_, index) => `$${index + 1}`);
+    try {
+      await em.query(`INSERT INTO posts (${columns.join(', ')}) VALUES (${placeholders.join(', ')})`, values);
+    } catch (error) {
+      translateWriteError(error, row.slug);
+    }
+  }
+
+  async update(em: EntityManager, organizationId: string, id: string, changes: Partial<PostRow>): Promise<void> {
+    const keys = (Object.keys(changes) as (keyof PostRow)[]).filter((key) => changes[key] !== undefined);
+    if (keys.length === 0) return;
+    const values: unknown[] = [organizationId, id];
+    const assignments = keys.map((key) => {
+      values.push(sqlValue(key, changes[key]));
+      return `${COLUMN[key]} = $${values.length}`;
+    });
+    try {
+      await em.query(`UPDATE posts SET ${assignments.join(', ')} WHERE organization_id = $1 AND id = $2`, values);
+    } catch (error) {
+      translateWriteError(error, changes.slug);
+    }
+  }
+
+  async replaceTags(em: EntityManager, organizationId: string, postId: string, tagIds: readonly string[]): Promise<void> {
+    await em.query('DELETE FROM post_tag_links WHERE organization_id = $1 AND post_id = $2', [organizationId, postId]);
+    if (tagIds.length === 0) return;
+    try {
+      await em.query(
+        `INSERT INTO post_tag_links (organization_id, post_id, tag_id)
+         SELECT $1, $2, tag_id FROM unnest($3::uuid[]) AS tag_id`,
+        [organizationId, postId, tagIds],
+      );
+    } catch (error) {
+      translateWriteError(error, undefined);
+    }
+  }
+
+  /** Returns the deleted id, or null when there was no such post. Tag links go with it. */
+  async delete(em: EntityManager, organizationId: string, id: string): Promise<string | null> {
+    const rows = rowsOf<{ id: string }>(
+      await em.query('DELETE FROM posts WHERE organization_id = $1 AND id = $2 RETURNING id', [organizationId, id]),
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  async categoryExists(em: EntityManager, organizationId: string, id: string): Promise<boolean> {
+    const rows = rowsOf(await em.query('SELECT 1 FROM post_categories WHERE organization_id = $1 AND id = $2', [organizationId, id]));
+    return rows.length > 0;
+  }
+
+  async userExists(em: EntityManager, organizationId: string, id: string): Promise<boolean> {
+    const rows = rowsOf(await em.query('SELECT 1 FROM users WHERE organization_id = $1 AND id = $2', [organizationId, id]));
+    return rows.length > 0;
+  }
+
+  /** The ids among `ids` that name no tag of the organization. */
+  async missingTagIds(em: EntityManager, organizationId: string, ids: readonly string[]): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const rows = rowsOf<{ id: string }>(
+      await em.query(
+        `SELECT wanted.id FROM unnest($2::uuid[]) AS wanted(id)
+         WHERE NOT EXISTS (SELECT 1 FROM post_tags t WHERE t.organization_id = $1 AND t.id = wanted.id)`,
+        [organizationId, ids],
+      ),
+    );
+    return rows.map((row) => row.id);
+  }
+}

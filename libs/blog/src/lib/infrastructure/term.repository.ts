@@ -1,0 +1,131 @@
+import { pgErrorOf, PG_UNIQUE_VIOLATION, SlugTakenError } from '@almanac/shared';
+import type { EntityManager } from 'typeorm';
+import type { TermKindName, TermView } from '../domain/term';
+import { isPublishedSql } from './post-queries';
+import { rowsOf } from './sql-result';
+
+interface TermTable {
+  readonly table: string;
+  readonly slugConstraint: string;
+  /** Published posts (as readers see them) carrying term `x`; `$1` is now. */
+  readonly postCount: string;
+}
+
+const TABLES: Record<TermKindName, TermTable> = {
+  category: {
+    table: 'post_categories',
+    slugConstraint: 'post_categories_org_slug_key',
+    postCount: `(SELECT count(*) FROM posts p
+                 WHERE p.organization_id = x.organization_id AND p.category_id = x.id AND ${isPublishedSql('p', '$1')})`,
+  },
+  tag: {
+    table: 'post_tags',
+    slugConstraint: 'post_tags_org_slug_key',
+    postCount: `(SELECT count(*) FROM post_tag_links l JOIN posts p ON p.id = l.post_id
+                 WHERE l.tag_id = x.id AND ${isPublishedSql('p', '$1')})`,
+  },
+};
+
+interface TermRow {
+  id: string;
+  name: string;
+  slug: string;
+  post_count: string;
+}
+
+const toView = (row: TermRow): TermView => ({ id: row.id, name: row.name, slug: row.slug, postCount: Number(row.post_count) });
+
+/** Categories or tags in SQL, one organization at a time. */
+export class TermRepository {
+  private readonly t: TermTable;
+
+  constructor(kind: TermKindName) {
+    this.t = TABLES[kind];
+  }
+
+  /** All terms of the organization by name, with their published post counts. */
+  async list(em: EntityManager, organizationId: string, now: Date): Promise<TermView[]> {
+    const rows = rowsOf<TermRow>(
+      await em.query(
+        `SELECT x.id, x.name, x.slug, ${this.t.postCount} AS post_count
+         FROM ${this.t.table} x WHERE x.organization_id = $2 ORDER BY x.name, x.id`,
+        [now, organizationId],
+      ),
+    );
+    return rows.map(toView);
+  }
+
+  async find(em: EntityManager, organizationId: string, id: string, now: Date): Promise<TermView | null> {
+    const rows = rowsOf<TermRow>(
+      await em.query(
+        `SELECT x.id, x.name, x.slug, ${this.t.postCount} AS post_count
+         FROM ${this.t.table} x WHERE x.organization_id = $2 AND x.id = $3`,
+        [now, organizationId, id],
+      ),
+    );
+    return rows[0] ? toView(rows[0]) : null;
+  }
+
+  /** Slugs equal to `base` or of the form `base-…` (candidates for `firstFreeSlug`). */
+  async slugsLike(em: EntityManager, organizationId: string, base: string): Promise<string[]> {
+    // `base` is a slug (a-z, 0-9, -): no LIKE wildcard can hide in it.
+    const rows = rowsOf<{ slug: string }>(
+      await em.query(`SELECT slug FROM ${this.t.table} WHERE organization_id = $1 AND (slug = $2 OR slug LIKE $2 || '-%')`, [
+        organizationId,
+        base,
+      ]),
+    );
+    return rows.map((row) => row.slug);
+  }
+
+  /** Inserts unless the slug is taken (then returns false and changes nothing). */
+  async insertIfSlugFree(
+    em: EntityManager,
+    organizationId: string,
+    term: { id: string; name: string; slug: string },
+    now: Date,
+  ): Promise<boolean> {
+    const rows = rowsOf(
+      await em.query(
+        `INSERT INTO ${this.t.table} (id, organization_id, name, slug, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $5)
+         ON CONFLICT (organization_id, slug) DO NOTHING RETURNING id`,
+        [term.id, organizationId, term.name, term.slug, now],
+      ),
+    );
+    return rows.length > 0;
+  }
+
+  /** Returns false when no such term exists in the organization. */
+  async update(
+    em: EntityManager,
+    organizationId: string,
+    id: string,
+    changes: { name?: string; slug?: string },
+    now: Date,
+  ): Promise<boolean> {
+    try {
+      const rows = rowsOf(
+        await em.query(
+          `UPDATE ${this.t.table} SET name = COALESCE($3, name), slug = COALESCE($4, slug), updated_at = $5
+           WHERE organization_id = $1 AND id = $2 RETURNING id`,
+          [organizationId, id, changes.name ?? null, changes.slug ?? null, now],
+        ),
+      );
+      return rows.length > 0;
+    } catch (error) {
+      const { code, constraint } = pgErrorOf(error);
+      if (code === PG_UNIQUE_VIOLATION && constraint === this.t.slugConstraint) throw new SlugTakenError(changes.slug ?? '');
+      throw error;
+    }
+  }
+
+  /** Posts keep existing: a category is detached (ON DELETE SET NULL), a tag's links go (CASCADE). */
+  /** Returns the deleted id, or null when there was no such term. */
+  async delete(em: EntityManager, organizationId: string, id: string): Promise<string | null> {
+    const rows = rowsOf<{ id: string }>(
+      await em.query(`DELETE FROM ${this.t.table} WHERE organization_id = $1 AND id = $2 RETURNING id`, [organizationId, id]),
+    );
+    return rows[0]?.id ?? null;
+  }
+}
