@@ -1,4 +1,4 @@
-import { ValidationError, ValidationPipe } from '@nestjs/common';
+import { ArgumentMetadata, PipeTransform, ValidationError, ValidationPipe } from '@nestjs/common';
 import { FieldError, ValidationFailedError } from '../domain/domain-error';
 
 function joinPath(parent: string, property: string, parentIsArray: boolean): string {
@@ -22,11 +22,23 @@ export function flattenValidationErrors(errors: ValidationError[], parent = '', 
   return result;
 }
 
-/** Validation the API applies to every body and query: whitelist, no unknown fields, no coercion of JSON. */
-export function createValidationPipe(): ValidationPipe {
+/**
+ * Validation the API applies to every body and query: whitelist, no coercion of JSON. Unknown body
+ * fields are refused (400); unknown query parameters are ignored (api-decisions §4).
+ */
+export function createValidationPipe(): PipeTransform {
+  const body = buildPipe(true);
+  const query = buildPipe(false);
+  return {
+    transform: (value: unknown, metadata: ArgumentMetadata) =>
+      metadata.type === 'query' ? query.transform(value, metadata) : body.transform(value, metadata),
+  };
+}
+
+function buildPipe(forbidUnknown: boolean): ValidationPipe {
   return new ValidationPipe({
     whitelist: true,
-    forbidNonWhitelisted: true,
+    forbidNonWhitelisted: forbidUnknown,
     forbidUnknownValues: true,
     transform: true,
     transformOptions: { enableImplicitConversion: false },

@@ -54,3 +54,9 @@ describe('slug', () => {
     expect(firstFreeSlug('intro', ['intro', 'intro-2'])).toBe('intro-3');
   });
 });
+
+describe('zonedTimeToUtc for early years', () => {
+  it('keeps years below 100', () => {
+    expect(zonedTimeToUtc('0050-06-01', '12:00', 'UTC').toISOString()).toBe('0050-06-01T12:00:00.000Z');
+  });
+});

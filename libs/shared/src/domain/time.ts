@@ -57,11 +57,18 @@ export function isIanaTimeZone(value: unknown): value is string {
 export function zonedTimeToUtc(date: string, time: string, timeZone: string): Date {
   const [y, mo, d] = date.split('-').map(Number) as [number, number, number];
   const [h, mi] = time.split(':').map(Number) as [number, number];
-  const asUtc = Date.UTC(y, mo - 1, d, h, mi);
+  const asUtc = utcMs(y, mo - 1, d, h, mi, 0);
   // Two passes converge for every real zone: offset at the guess, then at the corrected instant.
   let instant = asUtc - offsetMs(asUtc, timeZone);
   instant = asUtc - offsetMs(instant, timeZone);
   return new Date(instant);
+}
+
+/** Date.UTC, but years 0-99 stay years 0-99 (Date.UTC maps them to 1900-1999). */
+function utcMs(year: number, month: number, day: number, hour: number, minute: number, second: number): number {
+  const date = new Date(Date.UTC(2000, 0, 1, hour, minute, second));
+  date.setUTCFullYear(year, month, day);
+  return date.getTime();
 }
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
@@ -83,7 +90,7 @@ export function offsetMs(instant: number, timeZone: string): number {
     formatters.set(timeZone, formatter);
   }
   const parts = Object.fromEntries(formatter.formatToParts(new Date(instant)).map((p) => [p.type, p.value]));
-  const wall = Date.UTC(
+  const wall = utcMs(
     Number(parts['year']),
     Number(parts['month']) - 1,
     Number(parts['day']),
