@@ -52,16 +52,20 @@ export class EventTypesService {
       createdAt: now,
       updatedAt: now,
     });
-    const em = this.dataSource.manager;
-    if (command.slug !== undefined) return this.eventTypes.insert(em, draft(command.slug));
+    if (command.slug !== undefined) return this.eventTypes.insert(this.dataSource.manager, draft(command.slug));
 
     const base = slugify(command.title);
     let lastError: unknown;
     for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
-      const slug = firstFreeSlug(base, await this.eventTypes.slugsLike(em, organizationId, base));
       try {
-        return await this.eventTypes.insert(em, draft(slug));
+        return await this.dataSource.transaction(async (em) => {
+          // Creates that generate from the same base take turns, so they do not keep colliding.
+          await this.eventTypes.lockSlugBase(em, organizationId, base);
+          const slug = firstFreeSlug(base, await this.eventTypes.slugsLike(em, organizationId, base));
+          return this.eventTypes.insert(em, draft(slug));
+        });
       } catch (error) {
+        // Only a concurrent create with a supplied slug can still take ours: pick again.
         if (!(error instanceof SlugTakenError)) throw error;
         lastError = error;
       }

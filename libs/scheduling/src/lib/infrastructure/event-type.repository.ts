@@ -101,6 +101,14 @@ export class EventTypeRepository {
     }
   }
 
+  /** Serializes slug generation from one base in one organization until the transaction ends. */
+  async lockSlugBase(em: EntityManager, organizationId: string, base: string): Promise<void> {
+    await em.query(`SELECT pg_advisory_xact_lock(hashtextextended('event_types.slug:' || $1 || ':' || $2, 0))`, [
+      organizationId,
+      base,
+    ]);
+  }
+
   /** Slugs of the organization equal to `base` or of the form `base-…` (candidates for `firstFreeSlug`). */
   async slugsLike(em: EntityManager, organizationId: string, base: string): Promise<string[]> {
     const rows = await rowsOf<{ slug: string }>(
