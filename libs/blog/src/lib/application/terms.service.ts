@@ -6,7 +6,7 @@ import type { TermKindName, TermView } from '../domain/term';
 import { TermRepository } from '../infrastructure/term.repository';
 
 /** How many times a generated slug is recomputed when a concurrent create takes it first. */
-const SLUG_ATTEMPTS = 5;
+const SLUG_ATTEMPTS = 10;
 
 /** Categories and tags: `{name, slug?}`, slug generated as for event types, post_count of published posts. */
 export abstract class TermsService {

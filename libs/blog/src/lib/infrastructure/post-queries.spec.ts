@@ -1,0 +1,69 @@
+import { endsWithPlainWord, postByIdQuery, postListQuery } from './post-queries';
+
+const base = {
+  organizationId: '0193a3c2-7d1e-7c4e-9a57-2f5b8e1c0d9a',
+  order: 'desc' as const,
+  limit: 20,
+  offset: 0,
+  now: new Date('2026-11-21T10:00:00Z'),
+};
+
+describe('post queries', () => {
+  it.each<[string, boolean]>([
+    ['sched', true],
+    ['running fast', true],
+    ['café', true],
+    ['2026', true],
+    ['sched ', true],
+    ['"exact phrase"', false],
+    ['"unclosed phrase', false],
+    ['cats -dogs', false],
+    ['cats -', false],
+    ['cats or', true],
+    ['what?', false],
+    ['', false],
+  ])('decides whether the last word of %j becomes a prefix: %s', (search, expected) => {
+    expect(endsWithPlainWord(search)).toBe(expected);
+  });
+
+  it('never puts user text into the SQL, only into the parameters', () => {
+    const hostile = "x'; DROP TABLE posts; -- :* & | !";
+    const query = postListQuery({
+      ...base,
+      search: hostile,
+      status: 'published',
+      categorySlug: 'a-b',
+      tagSlug: 'c',
+      tagId: base.organizationId,
+      categoryId: base.organizationId,
+      authorId: base.organizationId,
+      featuredOnly: true,
+    });
+    expect(query.text).not.toContain('DROP');
+    expect(query.text).not.toContain('a-b');
+    expect(query.values).toContain(hostile);
+    const placeholders = new Set(query.text.match(/\$\d+/g));
+    expect(placeholders.size).toBe(query.values.length);
+  });
+
+  it('filters tags with EXISTS so that a post matches once', () => {
+    const query = postListQuery({ ...base, tagSlug: 'pg' });
+    expect(query.text).toMatch(/EXISTS \(\s*SELECT 1 FROM post_tag_links/);
+  });
+
+  it.each<[string, object, RegExp]>([
+    ['published_at desc, nulls last, by default', {}, /ORDER BY p\.published_at DESC NULLS LAST, p\.id DESC/],
+    ['published_at asc, nulls last', { order: 'asc' }, /ORDER BY p\.published_at ASC NULLS LAST, p\.id ASC/],
+    ['title asc', { orderBy: 'title', order: 'asc' }, /ORDER BY p\.title ASC, p\.id ASC/],
+    ['relevance when searching', { search: 'x' }, /ORDER BY ts_rank\(.*\) DESC, p\.id DESC/],
+    ['order_by wins over relevance', { search: 'x', orderBy: 'created_at' }, /ORDER BY p\.created_at DESC, p\.id DESC/],
+  ])('orders by %s', (_name, criteria, pattern) => {
+    expect(postListQuery({ ...base, ...criteria }).text).toMatch(pattern);
+  });
+
+  it('reads one post within its organization', () => {
+    const query = postByIdQuery(base.organizationId, 'id-1', base.now);
+    expect(query.text).toMatch(/WHERE p\.organization_id = \$2 AND p\.id = \$3/);
+    expect(query.values).toEqual([base.now, base.organizationId, 'id-1']);
+  });
+});
