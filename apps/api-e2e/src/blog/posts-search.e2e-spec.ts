@@ -14,7 +14,7 @@ describe('posts: full-text search (e2e)', () => {
   const found = async (query: string, extra = '', tenant = a): Promise<string[]> => {
     const body = await search(query, extra, tenant);
     expect(body.meta.total).toBe(body.data.length);
-    return body.data.map((item: { id: string }) => Object.keys(p).find((key) => p[key]!['id'] === item.id) ?? `foreign:${item.title}`);
+    return body.data.map((item: { id: string; title: string }) => Object.keys(p).find((key) => p[key]!['id'] === item.id) ?? `foreign:${item.title}`);
   };
 
   beforeAll(async () => {
