@@ -1,10 +1,6 @@
 import 'reflect-metadata';
-import { NestFactory } from '@nestjs/core';
-import { IdentityService } from '@almanac/identity';
 import { AppConfig, DomainError, EmbeddedDatabaseInUseError, runMigrationsLocked, startEmbeddedPostgres } from '@almanac/shared';
 import { DataSource } from 'typeorm';
-import { AppModule } from '../../apps/api/src/app.module';
-import { ALL_MIGRATIONS } from '../../apps/api/src/migrations';
 import { isIdentityCommand, parseArgs, runIdentityCommand, UsageError, USAGE, validateFlags } from './commands';
 
 /** The CLI of api-decisions §11: JSON on stdout, errors as JSON on stderr, logs off. */
@@ -13,6 +9,7 @@ function cliConfig(): AppConfig {
 }
 
 async function migrate(config: AppConfig): Promise<Record<string, unknown>> {
+  const { ALL_MIGRATIONS } = await import('../../apps/api/src/migrations');
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: config.dataDir });
   try {
     const dataSource = new DataSource({
@@ -42,6 +39,12 @@ async function run(argv: readonly string[]): Promise<Record<string, unknown>> {
   }
   if (!isIdentityCommand(command)) throw new UsageError(`unknown command "${command}"`);
   validateFlags(command, flags);
+  // Loaded only now, so that a usage error answers at once.
+  const [{ NestFactory }, { IdentityService }, { AppModule }] = await Promise.all([
+    import('@nestjs/core'),
+    import('@almanac/identity'),
+    import('../../apps/api/src/app.module'),
+  ]);
   // The application's own wiring (and its start-up migrations), without the HTTP server.
   const app = await NestFactory.createApplicationContext(AppModule.register({ config }), { logger: false, abortOnError: false });
   try {

@@ -54,4 +54,51 @@ describe('foundation (e2e)', () => {
     const res = await t.api.get('/api/v1/unknown-thing').expect(404);
     expect(res.body).toMatchObject({ type: expect.stringContaining('not_found'), title: 'Not Found', status: 404, code: 'not_found' });
   });
+
+  it('makes up a request id when none or a malformed one is sent', async () => {
+    const none = await t.api.get('/health/live').expect(200);
+    expect(none.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    const bad = await t.api.get('/nope').set('X-Request-Id', 'has spaces and <html>').expect(404);
+    expect(bad.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+    expect(bad.body.request_id).toBe(bad.headers['x-request-id']);
+  });
+
+  it('sends helmet security headers', async () => {
+    const res = await t.api.get('/health/live').expect(200);
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-security-policy']).toContain("default-src 'self'");
+    expect(res.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('answers bad bodies on an authenticated /api/v1 POST with problems, before anything runs', async () => {
+    const a = await t.tenant();
+    const malformed = await t.api.post('/api/v1/schedules').set(a.auth).set('Content-Type', 'application/json').send('{"name": "x",}').expect(400);
+    expect(malformed.body.code).toBe('invalid_json');
+    const text = await t.api.post('/api/v1/schedules').set(a.auth).set('Content-Type', 'text/plain').send('name=x').expect(415);
+    expect(text.body.code).toBe('unsupported_media_type');
+    const big = await t.api.post('/api/v1/schedules').set(a.auth).set('Content-Type', 'application/json').send(JSON.stringify({ name: 'x'.repeat(2 * 1024 * 1024) })).expect(413);
+    expect(big.body.code).toBe('payload_too_large');
+    const nul = await t.api.post('/api/v1/schedules').set(a.auth).send({ name: 'a\u0000b' }).expect(400);
+    expect(nul.body.errors).toEqual([expect.objectContaining({ field: 'name' })]);
+    expect(await t.query('SELECT 1 FROM schedules WHERE organization_id = $1', [a.orgId])).toHaveLength(0);
+  });
+
+  it('documents every error response as a problem, and each operation with its security scheme', () => {
+    const paths = t.document['paths'] as Record<string, Record<string, any>>;
+    let operations = 0;
+    for (const [path, item] of Object.entries(paths)) {
+      for (const [method, op] of Object.entries(item)) {
+        if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
+        operations += 1;
+        for (const [status, response] of Object.entries(op.responses as Record<string, any>)) {
+          if (Number(status) >= 400) {
+            expect([`${method} ${path} ${status}`, Object.keys(response.content ?? {})]).toEqual([`${method} ${path} ${status}`, ['application/problem+json']]);
+          }
+        }
+        if (path.startsWith('/api/v1/')) expect([path, op.security]).toEqual([path, [{ bearer: [] }]]);
+        if (path.startsWith('/api/auth/session') || path.startsWith('/api/auth/logout')) expect(op.security).toEqual([{ session: [] }]);
+      }
+    }
+    expect(operations).toBeGreaterThan(5);
+  });
 });

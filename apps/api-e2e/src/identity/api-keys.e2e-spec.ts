@@ -79,6 +79,16 @@ describe('API keys on /api/v1 (e2e)', () => {
     await t.api.get('/api/v1/probe/scoped').set(all.auth).expect(200);
   });
 
+  it('refuses a real scoped route (GET /api/v1/schedules) to a key without bookings:read', async () => {
+    const without = await t.tenant({ scopes: ['events:read', 'events:write', 'posts:read', 'posts:write', 'bookings:write'] });
+    const res = await t.api.get('/api/v1/schedules').set(without.auth).expect(403);
+    expect(res.body).toMatchObject({ status: 403, code: 'forbidden' });
+    const reader = await t.tenant({ scopes: ['bookings:read'] });
+    await t.api.get('/api/v1/schedules').set(reader.auth).expect(200);
+    await t.api.post('/api/v1/schedules').set(reader.auth).send({ name: 'Nope' }).expect(403);
+    expect(await t.query('SELECT 1 FROM schedules WHERE organization_id = $1', [reader.orgId])).toHaveLength(0);
+  });
+
   it('documents the required scope of an operation in OpenAPI', () => {
     const paths = t.document['paths'] as Record<string, Record<string, Record<string, unknown>>>;
     expect(paths['/api/v1/probe/scoped']!['get']!['x-required-scope']).toBe('bookings:read');

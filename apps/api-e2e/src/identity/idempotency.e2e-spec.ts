@@ -135,6 +135,17 @@ describe('Idempotency-Key on POST /api/v1 (e2e)', () => {
     expect(await widgets(a.orgId)).toHaveLength(1);
   });
 
+  it('works on a real route: POST /api/v1/schedules replayed creates one schedule', async () => {
+    const a = await t.tenant();
+    const first = await t.api.post('/api/v1/schedules').set(a.auth).set('Idempotency-Key', 'sched-1').send({ name: 'Front desk', timezone: 'Europe/Paris' }).expect(201);
+    const replay = await t.api.post('/api/v1/schedules').set(a.auth).set('Idempotency-Key', 'sched-1').send({ name: 'Front desk', timezone: 'Europe/Paris' }).expect(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(first.body);
+    expect(replay.headers['location']).toBe(`/api/v1/schedules/${first.body.data.id}`);
+    expect(await t.query('SELECT id FROM schedules WHERE organization_id = $1', [a.orgId])).toEqual([{ id: first.body.data.id }]);
+    await t.api.post('/api/v1/schedules').set(a.auth).set('Idempotency-Key', 'sched-1').send({ name: 'Back office' }).expect(422);
+  });
+
   it('documents the Idempotency-Key header and its answers on every POST /api/v1 operation', () => {
     const paths = t.document['paths'] as Record<string, Record<string, any>>;
     const posts = Object.entries(paths).filter(([path, item]) => path.startsWith('/api/v1/') && item['post']);
