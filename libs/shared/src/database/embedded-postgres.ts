@@ -135,6 +135,12 @@ export async function startEmbeddedPostgres(options: {
     url: `${base}/${database}`,
     adminUrl: `${base}/postgres`,
     created,
-    stop: () => server.stop(),
+    stop: async () => {
+      // Ctrl-C in a terminal signals the whole process group, postgres included: it may be gone
+      // already, and the package's stop() would then wait for an exit event that never comes.
+      const child = (server as unknown as { process?: { exitCode: number | null; signalCode: string | null } }).process;
+      if (child && (child.exitCode !== null || child.signalCode !== null)) return;
+      await server.stop();
+    },
   };
 }
