@@ -132,6 +132,26 @@ describe('schedules (e2e)', () => {
       expect(await t.query('SELECT 1 FROM bookings WHERE id = $1', [booking.id])).toHaveLength(1);
     });
 
+    it('never deletes a schedule under a booking created at the same moment', async () => {
+      for (let i = 0; i < 10; i++) {
+        const id = await createSchedule(t, a);
+        const [post, del] = await Promise.all([
+          t.api.post('/api/v1/bookings').set(a.auth).send({ schedule_id: id, ...slot(i), attendee: { name: 'A', email: 'a@example.com' } }),
+          t.api.delete(`/api/v1/schedules/${id}`).set(a.auth),
+        ]);
+        const bookings = await t.query('SELECT 1 FROM bookings WHERE schedule_id = $1', [id]);
+        const schedules = await t.query('SELECT 1 FROM schedules WHERE id = $1', [id]);
+        if (del.status === 200) {
+          expect(post.status).toBe(422);
+          expect(post.body.code).toBe('invalid_reference');
+          expect([bookings.length, schedules.length]).toEqual([0, 0]);
+        } else {
+          expect([del.status, del.body.code, post.status]).toEqual([409, 'schedule_in_use', 201]);
+          expect([bookings.length, schedules.length]).toEqual([1, 1]);
+        }
+      }
+    });
+
     it('deletes the bookings with it when they are all over or cancelled', async () => {
       const id = await createSchedule(t, a);
       const cancelled = await createBooking(t, a, id, slot(1));
