@@ -106,6 +106,37 @@ describe('the built server process (e2e)', () => {
     }
   }, 120_000);
 
+  it('gives in-flight requests at most 10 s after SIGTERM, then closes their connections and exits 0', async () => {
+    const database = await createTestDatabase();
+    const port = await freePort();
+    const server = runBuilt(MAIN, [], { DATABASE_URL: database.url, PORT: String(port), LOG_LEVEL: 'warn' });
+    try {
+      await server.waitFor(/Almanac listening/);
+      // A request whose body never finishes arriving (a client trickling a large upload).
+      const socket = connect(port, '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      let closedAt = 0;
+      socket.on('close', () => (closedAt = Date.now()));
+      socket.on('error', () => undefined);
+      socket.write('POST /api/v1/schedules HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"name":"');
+      // Settle time for the server to accept the connection and parse the headers (it then waits for
+      // the body); without it the connection could still count as idle and be closed at once.
+      await new Promise((r) => setTimeout(r, 200));
+
+      const signalledAt = Date.now();
+      server.child.kill('SIGTERM');
+      expect(await server.exited).toEqual({ code: 0, signal: null });
+      const exitedAt = Date.now();
+      expect(closedAt).toBeGreaterThan(0);
+      expect(closedAt - signalledAt).toBeGreaterThanOrEqual(9_500);
+      expect(exitedAt - signalledAt).toBeLessThan(14_000);
+      expect(server.stdout()).toContain('did not finish within 10 s');
+    } finally {
+      if (server.child.exitCode === null) server.child.kill('SIGKILL');
+      await database.drop();
+    }
+  }, 60_000);
+
   it('on the first start of an empty embedded database prints a demo key that works, once; SIGTERM stops PostgreSQL too', async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'almanac-demo-'));
     const port = await freePort();
