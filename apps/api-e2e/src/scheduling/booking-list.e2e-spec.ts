@@ -136,6 +136,8 @@ describe('booking list filters (e2e)', () => {
     expect(await names(`?end_date=${encodeURIComponent('2027-03-05T23:59:59.999Z')}`)).toEqual(['b1', 'b2']);
     expect(await names('?start_date=2027-03-06&end_date=2027-03-06')).toEqual(['b3', 'b7']);
     expect(await names('?start_date=2027-03-07&end_date=2027-03-06')).toEqual([]);
+    expect(await names('?start_date=0001-01-01&end_date=9999-12-31')).toEqual(['b1', 'b2', 'b3', 'b7', 'b4', 'b5', 'b6']);
+    expect(await names(`?end_date=${encodeURIComponent('9999-12-31T23:00:00-05:00')}`)).toHaveLength(7);
   });
 
   it('filters attendee_email as a case-insensitive substring, wildcards taken literally', async () => {

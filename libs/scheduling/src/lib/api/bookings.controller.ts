@@ -3,7 +3,6 @@ import { ApiOperation } from '@nestjs/swagger';
 import { Principal, RequireScope, V1Controller, type ApiPrincipal } from '@almanac/identity';
 import { ApiDataResponse, ApiListResponse, ApiProblems, ListResponse, pageOf, resolvePage, UuidParam } from '@almanac/shared';
 import type { Response } from 'express';
-import { KnownQueryOnly } from './known-query-only.interceptor';
 import { BookingsService } from '../application/bookings.service';
 import {
   BookingListQuery,
@@ -12,14 +11,15 @@ import {
   CreateBookingDto,
   UpdateBookingDto,
 } from './dto/booking.dto';
+import { ReservedMetadataKeysInterceptor } from './reserved-metadata-keys.interceptor';
 import { toBookingResponse, toCancelledBookingResponse } from './scheduling.mappers';
 
 @V1Controller('bookings', 'bookings')
+@UseInterceptors(ReservedMetadataKeysInterceptor)
 export class BookingsController {
   constructor(private readonly bookings: BookingsService) {}
 
   @Get()
-  @UseInterceptors(KnownQueryOnly(BookingListQuery))
   @RequireScope('bookings:read')
   @ApiOperation({ summary: 'List bookings', description: 'Filters combine with AND. Ordered by start_time, then id.' })
   @ApiListResponse(BookingResponse)

@@ -1,9 +1,8 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { Principal, RequireScope, V1Controller, type ApiPrincipal } from '@almanac/identity';
 import { ApiDataResponse, ApiListResponse, ApiProblems, ListResponse, pageOf, resolvePage, UuidParam } from '@almanac/shared';
 import type { Response } from 'express';
-import { KnownQueryOnly } from './known-query-only.interceptor';
 import { EventTypesService, UpdateEventTypeCommand } from '../application/event-types.service';
 import {
   CreateEventTypeDto,
@@ -19,7 +18,6 @@ export class EventTypesController {
   constructor(private readonly eventTypes: EventTypesService) {}
 
   @Get()
-  @UseInterceptors(KnownQueryOnly(EventTypeListQuery))
   @RequireScope('bookings:read')
   @ApiOperation({
     summary: 'List event types',

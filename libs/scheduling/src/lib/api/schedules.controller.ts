@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { Principal, RequireScope, V1Controller, type ApiPrincipal } from '@almanac/identity';
 import {
@@ -12,7 +12,6 @@ import {
   UuidParam,
 } from '@almanac/shared';
 import type { Response } from 'express';
-import { KnownQueryOnly } from './known-query-only.interceptor';
 import { SchedulesService } from '../application/schedules.service';
 import { CreateScheduleDto, ScheduleDeletedResponse, ScheduleResponse, UpdateScheduleDto } from './dto/schedule.dto';
 import { toScheduleResponse } from './scheduling.mappers';
@@ -22,7 +21,6 @@ export class SchedulesController {
   constructor(private readonly schedules: SchedulesService) {}
 
   @Get()
-  @UseInterceptors(KnownQueryOnly(PageQuery))
   @RequireScope('bookings:read')
   @ApiOperation({ summary: 'List schedules', description: 'Ordered by created_at, then id.' })
   @ApiListResponse(ScheduleResponse)

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, InvalidReferenceError, isUuid, newId, PG_EXCLUSION_VIOLATION, pgErrorOf } from '@almanac/shared';
 import { DataSource, EntityManager } from 'typeorm';
-import { DEFAULT_BOOKING_TITLE } from '../domain/booking';
+import { DEFAULT_BOOKING_TITLE, isBookableSpan } from '../domain/booking';
 import { isActiveBookingStatus } from '../domain/booking-status';
 import {
   ExternalBookingRepository,
@@ -143,7 +143,7 @@ export class ExternalBookingsService {
    * - a booking that is COMPLETED, NO_SHOW or was cancelled by a user is left alone → `duplicate`.
    * Imported PENDING/CONFIRMED bookings of the schedule starting within [rangeStart, rangeEnd) that
    * are not among the occurrences are cancelled (`cancelled`). Occurrences whose end is not after
-   * their start cannot be bookings and count as `conflict`.
+   * their start (or lie outside years 0001-9999) cannot be bookings and count as `conflict`.
    *
    * Overlaps never abort the caller's transaction: each batch runs under a savepoint and a batch
    * that hits the exclusion constraint is split until the offending rows are isolated.
@@ -195,7 +195,7 @@ export class ExternalBookingsService {
       ([ka, a], [kb, b]) => a.start.getTime() - b.start.getTime() || (ka < kb ? -1 : ka > kb ? 1 : 0),
     );
     for (const [key, o] of ordered) {
-      if (!(o.end.getTime() > o.start.getTime())) {
+      if (!isBookableSpan(o.start, o.end)) {
         outcome.conflict += 1;
         continue;
       }

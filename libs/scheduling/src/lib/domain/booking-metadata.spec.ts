@@ -1,4 +1,4 @@
-import { isBookingMetadata, metadataProblems } from './booking-metadata';
+import { isBookingMetadata, metadataProblems, reservedMetadataKeyProblems } from './booking-metadata';
 
 describe('booking metadata', () => {
   it.each([
@@ -9,6 +9,10 @@ describe('booking metadata', () => {
     [{ ['k'.repeat(40)]: 1 }, true],
     [{ ['k'.repeat(41)]: 1 }, false],
     [{ '': 1 }, false],
+    [{ toString: 'x', valueOf: 1 }, true],
+    [JSON.parse('{"__proto__": 1}'), false],
+    [{ constructor: 'x' }, false],
+    [{ prototype: 'x' }, false],
     [{ s: 'x'.repeat(500) }, true],
     [{ s: 'x'.repeat(501) }, false],
     [{ nested: { a: 1 } }, false],
@@ -29,5 +33,17 @@ describe('booking metadata', () => {
     expect(metadataProblems(Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, i])))).toEqual([
       'must have at most 50 keys (got 51)',
     ]);
+  });
+});
+
+describe('reserved metadata keys', () => {
+  it('names each reserved key present', () => {
+    expect(reservedMetadataKeyProblems(JSON.parse('{"__proto__": 1, "constructor": 2, "ok": 3}'))).toEqual([
+      'key "__proto__" is reserved',
+      'key "constructor" is reserved',
+    ]);
+    expect(reservedMetadataKeyProblems({ ok: 1 })).toEqual([]);
+    expect(reservedMetadataKeyProblems(null)).toEqual([]);
+    expect(reservedMetadataKeyProblems(['constructor'])).toEqual([]);
   });
 });

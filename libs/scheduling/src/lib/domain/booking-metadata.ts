@@ -4,6 +4,11 @@ export type BookingMetadata = Record<string, string | number | boolean | null>;
 export const METADATA_MAX_KEYS = 50;
 export const METADATA_MAX_KEY_LENGTH = 40;
 export const METADATA_MAX_STRING_LENGTH = 500;
+/**
+ * Keys refused because JavaScript treats them specially: the framework strips them from request
+ * bodies (prototype-pollution defence), so they could never be stored faithfully.
+ */
+export const RESERVED_METADATA_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
@@ -21,6 +26,8 @@ export function metadataProblems(value: unknown): string[] {
     const shown = key.length > 60 ? `${key.slice(0, 60)}…` : key;
     if (key.length === 0 || key.length > METADATA_MAX_KEY_LENGTH) {
       problems.push(`key "${shown}" must be 1-${METADATA_MAX_KEY_LENGTH} characters`);
+    } else if (RESERVED_METADATA_KEYS.includes(key)) {
+      problems.push(`key "${key}" is reserved`);
     }
     const item = value[key];
     const ok =
@@ -40,4 +47,12 @@ export function metadataProblems(value: unknown): string[] {
 
 export function isBookingMetadata(value: unknown): value is BookingMetadata {
   return metadataProblems(value).length === 0;
+}
+
+/** The reserved keys present in a metadata value, as validation messages. */
+export function reservedMetadataKeyProblems(value: unknown): string[] {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return [];
+  return RESERVED_METADATA_KEYS.filter((key) => Object.prototype.hasOwnProperty.call(value, key)).map(
+    (key) => `key "${key}" is reserved`,
+  );
 }

@@ -18,7 +18,7 @@ import {
 import type { BookingMetadata } from '../../domain/booking-metadata';
 import { BOOKING_STATUSES, BookingStatus } from '../../domain/booking-status';
 import { LOCATION_TYPES, LocationType } from '../../domain/location-type';
-import { IsAfterField, IsBookingMetadata, NotBlank, OptionalNotNull } from './validators';
+import { IsAfterField, IsBookingMetadata, IsSupportedInstant, NotBlank, OptionalNotNull, RawJson } from './validators';
 
 const METADATA_DOC = {
   type: 'object',
@@ -67,10 +67,12 @@ export class CreateBookingDto {
 
   @ApiProperty({ example: '2026-11-21T10:00:00+01:00', format: 'date-time', description: 'ISO 8601 with Z or an offset' })
   @IsDateTimeWithZone()
+  @IsSupportedInstant()
   readonly start_time!: string;
 
   @ApiProperty({ example: '2026-11-21T10:30:00+01:00', format: 'date-time', description: 'After start_time' })
   @IsDateTimeWithZone()
+  @IsSupportedInstant()
   @IsAfterField('start_time')
   readonly end_time!: string;
 
@@ -122,6 +124,7 @@ export class CreateBookingDto {
 
   @ApiPropertyOptional(METADATA_DOC)
   @IsOptional()
+  @RawJson()
   @IsBookingMetadata()
   readonly metadata?: BookingMetadata | null;
 }
@@ -179,12 +182,14 @@ export class UpdateBookingDto {
   @ValidateIf((o: UpdateBookingDto) => o.start_time !== undefined || o.end_time !== undefined)
   @IsDefined({ message: 'is required together with end_time' })
   @IsDateTimeWithZone()
+  @IsSupportedInstant()
   readonly start_time?: string;
 
   @ApiPropertyOptional({ format: 'date-time', description: 'With start_time: reschedule; after start_time' })
   @ValidateIf((o: UpdateBookingDto) => o.start_time !== undefined || o.end_time !== undefined)
   @IsDefined({ message: 'is required together with start_time' })
   @IsDateTimeWithZone()
+  @IsSupportedInstant()
   @IsAfterField('start_time')
   readonly end_time?: string;
 
@@ -213,6 +218,7 @@ export class UpdateBookingDto {
 
   @ApiPropertyOptional({ ...METADATA_DOC, description: `Replaces the whole object. ${METADATA_DOC.description}` })
   @OptionalNotNull()
+  @RawJson()
   @IsBookingMetadata()
   readonly metadata?: BookingMetadata;
 

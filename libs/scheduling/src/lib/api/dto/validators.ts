@@ -1,5 +1,7 @@
 import { isDateTimeWithZone } from '@almanac/shared';
+import { Transform } from 'class-transformer';
 import { registerDecorator, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
+import { isSupportedInstant } from '../../domain/booking';
 import { metadataProblems } from '../../domain/booking-metadata';
 
 /**
@@ -54,4 +56,26 @@ export function IsBookingMetadata(options?: ValidationOptions): PropertyDecorato
       },
       validator: { validate: (value: unknown) => metadataProblems(value).length === 0 },
     });
+}
+
+/** A zoned date-time whose instant lies in years 0001-9999 UTC (what the API can write back). */
+export function IsSupportedInstant(options?: ValidationOptions): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name: 'isSupportedInstant',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message: 'must lie between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z', ...options },
+      validator: {
+        validate: (value: unknown) => !isDateTimeWithZone(value) || isSupportedInstant(new Date(value)),
+      },
+    });
+}
+
+/**
+ * Keeps the JSON value exactly as parsed. class-transformer would rebuild a free-form object and
+ * lose or mangle keys such as `constructor` or `__proto__` on the way.
+ */
+export function RawJson(): PropertyDecorator {
+  return Transform(({ obj, key }) => (obj as Record<string, unknown>)[key], { toClassOnly: true });
 }
