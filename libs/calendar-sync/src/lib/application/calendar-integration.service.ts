@@ -51,10 +51,10 @@ export class CalendarIntegrationService {
   }
 
   async remove(organizationId: string): Promise<string> {
-    const rows: Array<{ id: string }> = await this.dataSource.query(
-      'DELETE FROM calendar_integrations WHERE organization_id = $1 RETURNING id',
-      [organizationId],
-    );
+    // For DELETE … RETURNING, TypeORM's postgres driver answers [rows, affectedCount].
+    const [rows] = (await this.dataSource.query('DELETE FROM calendar_integrations WHERE organization_id = $1 RETURNING id', [
+      organizationId,
+    ])) as [Array<{ id: string }>, number];
     if (rows.length === 0) throw new NotFoundError('Calendar integration');
     return rows[0]!.id;
   }
