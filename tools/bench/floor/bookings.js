@@ -1,0 +1,409 @@
+'use strict';
+// Bookings on the floor: libs/scheduling's controller, service, repository and mapper, in one place,
+// with the same statements (text and parameters) and the same representation.
+
+const { Checks, knownQuery, isPlainObject } = require('./checks');
+const { Problem, notFound, validationFailed } = require('./problem');
+const {
+  newId,
+  isUuid,
+  parseDateOrDateTime,
+  canTransition,
+  BOOKING_TRANSITIONS,
+  BOOKING_STATUSES,
+  isActiveBookingStatus,
+  metadataProblems,
+} = require('./domain');
+
+const LOCATION_TYPES = ['in_person', 'phone', 'video', 'custom'];
+const DAY_MS = 24 * 60 * 60 * 1000;
+const MAX_LIMIT = 100;
+
+const BOOKING_COLUMNS =
+  'id, organization_id, schedule_id, event_type_id, start_time, end_time, timezone, status, title, location, ' +
+  'location_type, attendee_name, attendee_email, attendee_phone, attendee_timezone, attendee_notes, metadata, ' +
+  'created_at, updated_at, cancelled_at';
+
+/** Field → column of a change, in the order the API writes the SET clause. */
+const CHANGE_COLUMNS = {
+  status: 'status',
+  startTime: 'start_time',
+  endTime: 'end_time',
+  timezone: 'timezone',
+  title: 'title',
+  location: 'location',
+  locationType: 'location_type',
+  attendeeName: 'attendee_name',
+  attendeeEmail: 'attendee_email',
+  attendeePhone: 'attendee_phone',
+  attendeeTimezone: 'attendee_timezone',
+  attendeeNotes: 'attendee_notes',
+  metadata: 'metadata',
+  cancelledAt: 'cancelled_at',
+  updatedAt: 'updated_at',
+};
+
+function toResponse(row) {
+  return {
+    id: row.id,
+    schedule_id: row.schedule_id,
+    event_type_id: row.event_type_id,
+    start_time: row.start_time.toISOString(),
+    end_time: row.end_time.toISOString(),
+    timezone: row.timezone,
+    status: row.status,
+    title: row.title,
+    location: row.location,
+    location_type: row.location_type,
+    attendee_name: row.attendee_name,
+    attendee_email: row.attendee_email,
+    attendee_phone: row.attendee_phone,
+    attendee_timezone: row.attendee_timezone,
+    attendee_notes: row.attendee_notes,
+    metadata: { ...row.metadata },
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    cancelled_at: row.cancelled_at ? row.cancelled_at.toISOString() : null,
+  };
+}
+
+function translateWriteError(error) {
+  if (error.code === '23P01' && error.constraint === 'bookings_no_overlap') {
+    return new Problem(409, 'booking_overlap', 'The time overlaps another booking of this schedule.');
+  }
+  if (error.code === '23503' && error.constraint === 'bookings_schedule_fkey') {
+    return new Problem(422, 'invalid_reference', 'The request names a record that does not exist.', [
+      { field: 'schedule_id', message: 'does not name a record of this organization' },
+    ]);
+  }
+  return error;
+}
+
+async function findById(pool, organizationId, id) {
+  const { rows } = await pool.query(
+    `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE organization_id = $1 AND id = $2`,
+    [organizationId, id],
+  );
+  return rows[0] ?? null;
+}
+
+async function get({ pool, principal, params }) {
+  if (!isUuid(params.id)) throw notFound('Booking');
+  const row = await findById(pool, principal.organizationId, params.id);
+  if (!row) throw notFound('Booking');
+  return { body: { data: toResponse(row) } };
+}
+
+const LIST_PARAMS = [
+  'limit',
+  'offset',
+  'schedule_id',
+  'event_type_id',
+  'status',
+  'upcoming',
+  'start_date',
+  'end_date',
+  'attendee_email',
+];
+
+async function list({ pool, principal, query: raw }) {
+  const query = knownQuery(raw, LIST_PARAMS);
+  const c = new Checks();
+  const limitIn = c.queryInt(query, 'limit', 1);
+  const offsetIn = c.queryInt(query, 'offset', 0);
+  const scheduleId = c.queryUuid(query, 'schedule_id');
+  const eventTypeId = c.queryUuid(query, 'event_type_id');
+  const status = c.queryOneOf(query, 'status', BOOKING_STATUSES);
+  const upcoming = c.queryBool(query, 'upcoming');
+  const startDate = c.queryDateOrDateTime(query, 'start_date');
+  const endDate = c.queryDateOrDateTime(query, 'end_date');
+  const attendeeEmail = c.queryString(query, 'attendee_email', { min: 1, max: 320 });
+  if (!c.ok) throw validationFailed(c.errors);
+  const page = { limit: Math.min(limitIn ?? 50, MAX_LIMIT), offset: offsetIn ?? 0 };
+
+  const values = [];
+  const add = (value) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  const where = [`organization_id = ${add(principal.organizationId)}`];
+  if (scheduleId) where.push(`schedule_id = ${add(scheduleId)}`);
+  if (eventTypeId) where.push(`event_type_id = ${add(eventTypeId)}`);
+  if (status) where.push(`status = ${add(status)}`);
+  if (upcoming === true) where.push(`start_time >= ${add(new Date())}`);
+  if (startDate !== undefined) where.push(`start_time >= ${add(parseDateOrDateTime(startDate).instant)}`);
+  if (endDate !== undefined) {
+    const end = parseDateOrDateTime(endDate);
+    if (end.dateOnly) where.push(`start_time < ${add(new Date(end.instant.getTime() + DAY_MS))}`);
+    else where.push(`start_time <= ${add(end.instant)}`);
+  }
+  if (attendeeEmail !== undefined) {
+    const literal = attendeeEmail.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`);
+    where.push(`lower(attendee_email) LIKE ${add(`%${literal}%`)} ESCAPE '\\'`);
+  }
+  const condition = where.join(' AND ');
+  const limit = add(page.limit);
+  const offset = add(page.offset);
+  const { rows } = await pool.query(
+    `SELECT ${BOOKING_COLUMNS}, count(*) OVER () AS total FROM bookings WHERE ${condition}
+       ORDER BY start_time, id LIMIT ${limit} OFFSET ${offset}`,
+    values,
+  );
+  let total = 0;
+  if (rows.length > 0) total = Number(rows[0].total);
+  else if (page.offset > 0) {
+    const counted = await pool.query(
+      `SELECT count(*) AS total FROM bookings WHERE ${condition}`,
+      values.slice(0, -2),
+    );
+    total = Number(counted.rows[0]?.total ?? 0);
+  }
+  const data = rows.map(toResponse);
+  return {
+    body: {
+      data,
+      meta: { total, limit: page.limit, offset: page.offset, hasMore: page.offset + data.length < total },
+    },
+  };
+}
+
+const ATTENDEE_FIELDS = ['name', 'email', 'phone', 'timezone', 'notes'];
+
+function checkAttendee(c, attendee, { create }) {
+  c.onlyKnown(attendee, ATTENDEE_FIELDS, 'attendee.');
+  const nameOrEmail = create ? { required: true } : {};
+  if (create || attendee.name !== undefined)
+    c.string(attendee, 'name', 'attendee.name', { ...nameOrEmail, max: 300, notBlank: true, required: true });
+  if (create || attendee.email !== undefined)
+    c.email(attendee, 'email', 'attendee.email', { required: true, max: 320 });
+  c.string(attendee, 'phone', 'attendee.phone', { min: 1, max: 50 });
+  c.timeZone(attendee, 'timezone', 'attendee.timezone');
+  c.string(attendee, 'notes', 'attendee.notes', { max: 5000 });
+}
+
+function checkMetadata(c, body, { nullable }) {
+  const value = body.metadata;
+  if (value === undefined || (value === null && nullable)) return;
+  const problems = metadataProblems(value);
+  if (problems.length > 0) c.fail('metadata', problems.join('; '));
+}
+
+const CREATE_FIELDS = [
+  'schedule_id',
+  'start_time',
+  'end_time',
+  'attendee',
+  'event_type_id',
+  'timezone',
+  'title',
+  'location',
+  'location_type',
+  'metadata',
+];
+
+async function create({ pool, principal, body }) {
+  const c = new Checks();
+  if (!isPlainObject(body)) throw validationFailed([{ field: 'body', message: 'must be an object' }]);
+  c.onlyKnown(body, CREATE_FIELDS);
+  c.string(body, 'schedule_id', 'schedule_id', { required: true });
+  c.dateTimeWithZone(body, 'start_time', 'start_time', { required: true });
+  c.dateTimeWithZone(body, 'end_time', 'end_time', { required: true });
+  if (
+    typeof body.start_time === 'string' &&
+    typeof body.end_time === 'string' &&
+    Date.parse(body.end_time) <= Date.parse(body.start_time)
+  ) {
+    c.fail('end_time', 'must be after start_time');
+  }
+  if (!isPlainObject(body.attendee)) c.fail('attendee', 'must be an object');
+  else checkAttendee(c, body.attendee, { create: true });
+  c.string(body, 'event_type_id', 'event_type_id');
+  c.timeZone(body, 'timezone', 'timezone');
+  c.string(body, 'title', 'title', { max: 300, notBlank: true });
+  c.string(body, 'location', 'location', { max: 500 });
+  c.oneOf(body, 'location_type', 'location_type', LOCATION_TYPES);
+  checkMetadata(c, body, { nullable: true });
+  if (!c.ok) throw validationFailed(c.errors);
+
+  const organizationId = principal.organizationId;
+  const eventTypeId = body.event_type_id ?? null;
+  const missing = [];
+  const noSchedule = { field: 'schedule_id', message: 'does not name a schedule of this organization' };
+  const noEventType = { field: 'event_type_id', message: 'does not name an event type of this organization' };
+  if (!isUuid(body.schedule_id)) missing.push(noSchedule);
+  if (eventTypeId !== null && !isUuid(eventTypeId)) missing.push(noEventType);
+  if (missing.length > 0)
+    throw new Problem(422, 'invalid_reference', 'The request names a record that does not exist.', missing);
+
+  const refs = await pool.query(
+    `SELECT
+         (SELECT timezone FROM schedules WHERE organization_id = $1 AND id = $2) AS schedule_timezone,
+         (SELECT json_build_object('title', title, 'location_type', location_type) FROM event_types
+           WHERE organization_id = $1 AND id = $3) AS event_type`,
+    [organizationId, body.schedule_id, eventTypeId],
+  );
+  const ref = refs.rows[0];
+  if (!ref?.schedule_timezone) missing.push(noSchedule);
+  if (eventTypeId !== null && !ref?.event_type) missing.push(noEventType);
+  if (missing.length > 0)
+    throw new Problem(422, 'invalid_reference', 'The request names a record that does not exist.', missing);
+  const eventType = eventTypeId !== null ? ref.event_type : null;
+
+  const now = new Date();
+  const attendee = body.attendee;
+  let rows;
+  try {
+    ({ rows } = await pool.query(
+      `INSERT INTO bookings (${BOOKING_COLUMNS})
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+         RETURNING ${BOOKING_COLUMNS}`,
+      [
+        newId(),
+        organizationId,
+        body.schedule_id,
+        eventTypeId,
+        new Date(body.start_time),
+        new Date(body.end_time),
+        body.timezone ?? ref.schedule_timezone,
+        'PENDING',
+        body.title ?? eventType?.title ?? 'Booking',
+        body.location ?? null,
+        body.location_type ?? eventType?.location_type ?? null,
+        attendee.name,
+        attendee.email,
+        attendee.phone ?? null,
+        attendee.timezone ?? null,
+        attendee.notes ?? null,
+        JSON.stringify(body.metadata ?? {}),
+        now,
+        now,
+        null,
+      ],
+    ));
+  } catch (error) {
+    throw translateWriteError(error);
+  }
+  const booking = rows[0];
+  return { status: 201, location: `/api/v1/bookings/${booking.id}`, body: { data: toResponse(booking) } };
+}
+
+const UPDATE_FIELDS = [
+  'status',
+  'start_time',
+  'end_time',
+  'title',
+  'location',
+  'location_type',
+  'timezone',
+  'metadata',
+  'attendee',
+];
+
+async function update({ pool, principal, params, body }) {
+  if (!isUuid(params.id)) throw notFound('Booking');
+  const c = new Checks();
+  const input = body ?? {};
+  if (!isPlainObject(input)) throw validationFailed([{ field: 'body', message: 'must be an object' }]);
+  c.onlyKnown(input, UPDATE_FIELDS);
+  if (input.status !== undefined) c.oneOf(input, 'status', 'status', BOOKING_STATUSES, { nullable: false });
+  if (input.start_time !== undefined || input.end_time !== undefined) {
+    c.dateTimeWithZone(input, 'start_time', 'start_time', { required: true });
+    c.dateTimeWithZone(input, 'end_time', 'end_time', { required: true });
+  }
+  if (input.title !== undefined)
+    c.string(input, 'title', 'title', { required: true, max: 300, notBlank: true });
+  c.string(input, 'location', 'location', { max: 500 });
+  c.oneOf(input, 'location_type', 'location_type', LOCATION_TYPES);
+  if (input.timezone !== undefined) {
+    if (input.timezone === null) c.fail('timezone', 'must be an IANA time zone name such as Europe/Paris');
+    else c.timeZone(input, 'timezone', 'timezone');
+  }
+  checkMetadata(c, input, { nullable: false });
+  if (input.attendee !== undefined) {
+    if (!isPlainObject(input.attendee)) c.fail('attendee', 'must be an object');
+    else checkAttendee(c, input.attendee, { create: false });
+  }
+  if (!c.ok) throw validationFailed(c.errors);
+
+  const organizationId = principal.organizationId;
+  const current = await findById(pool, organizationId, params.id);
+  if (!current) throw notFound('Booking');
+  const now = new Date();
+  const changes = { updatedAt: now };
+  let expectedStatus;
+  if (input.status !== undefined) {
+    if (!canTransition(BOOKING_TRANSITIONS, current.status, input.status)) {
+      throw new Problem(
+        409,
+        'invalid_transition',
+        `A booking cannot move from ${current.status} to ${input.status}.`,
+      );
+    }
+    changes.status = input.status;
+    if (input.status === 'CANCELLED') changes.cancelledAt = now;
+    expectedStatus = current.status;
+  }
+  if (input.start_time !== undefined) {
+    if (!isActiveBookingStatus(current.status)) {
+      throw new Problem(
+        409,
+        'invalid_transition',
+        `A ${current.status} booking cannot be rescheduled; only PENDING or CONFIRMED bookings can.`,
+      );
+    }
+    changes.startTime = new Date(input.start_time);
+    changes.endTime = new Date(input.end_time);
+    expectedStatus = current.status;
+  }
+  if (input.title !== undefined) changes.title = input.title;
+  if (input.location !== undefined) changes.location = input.location;
+  if (input.location_type !== undefined) changes.locationType = input.location_type;
+  if (input.timezone !== undefined) changes.timezone = input.timezone;
+  if (input.metadata !== undefined) changes.metadata = JSON.stringify(input.metadata);
+  const attendee = input.attendee ?? {};
+  if (attendee.name !== undefined) changes.attendeeName = attendee.name;
+  if (attendee.email !== undefined) changes.attendeeEmail = attendee.email;
+  if (attendee.phone !== undefined) changes.attendeePhone = attendee.phone;
+  if (attendee.timezone !== undefined) changes.attendeeTimezone = attendee.timezone;
+  if (attendee.notes !== undefined) changes.attendeeNotes = attendee.notes;
+  if (Object.keys(changes).length === 1)
+    throw validationFailed([{ field: 'body', message: 'must contain at least one field to update' }]);
+
+  const values = [];
+  const add = (value) => {
+    values.push(value);
+    return `$${values.length}`;
+  };
+  const set = [];
+  for (const field of Object.keys(CHANGE_COLUMNS)) {
+    if (changes[field] !== undefined) set.push(`${CHANGE_COLUMNS[field]} = ${add(changes[field])}`);
+  }
+  let where = `organization_id = ${add(organizationId)} AND id = ${add(params.id)}`;
+  if (expectedStatus) where += ` AND status = ${add(expectedStatus)}`;
+  let result;
+  try {
+    result = await pool.query(
+      `UPDATE bookings SET ${set.join(', ')} WHERE ${where} RETURNING ${BOOKING_COLUMNS}`,
+      values,
+    );
+  } catch (error) {
+    throw translateWriteError(error);
+  }
+  if (result.rows[0]) return { body: { data: toResponse(result.rows[0]) } };
+  const latest = await findById(pool, organizationId, params.id);
+  if (!latest) throw notFound('Booking');
+  if (input.status !== undefined) {
+    throw new Problem(
+      409,
+      'invalid_transition',
+      `A booking cannot move from ${latest.status} to ${input.status}.`,
+    );
+  }
+  throw new Problem(
+    409,
+    'invalid_transition',
+    `The booking became ${latest.status} meanwhile; it was not rescheduled.`,
+  );
+}
+
+module.exports = { get, list, create, update };

@@ -1,0 +1,35 @@
+'use strict';
+// The plain functions of the API's domain layer, from the build (dist/): the floor validates, hashes,
+// counts and builds SQL with exactly the code the API runs, so that it does the same work and no less.
+// Only framework-free modules are loaded here (no Nest, no TypeORM, no class-validator).
+
+require('../../register-paths');
+const dist = (path) => require(`../../../dist/${path}`);
+
+const shared = dist('libs/shared/src/domain/index.js');
+const apiKeySecret = dist('libs/identity/src/lib/domain/api-key-secret.js');
+const rateLimiter = dist('libs/identity/src/lib/domain/fixed-window-rate-limiter.js');
+const bookingStatus = dist('libs/scheduling/src/lib/domain/booking-status.js');
+const bookingMetadata = dist('libs/scheduling/src/lib/domain/booking-metadata.js');
+const money = dist('libs/events/src/lib/domain/money.js');
+const postQueries = dist('libs/blog/src/lib/infrastructure/post-queries.js');
+
+module.exports = {
+  newId: shared.newId,
+  isUuid: shared.isUuid,
+  isDateTimeWithZone: shared.isDateTimeWithZone,
+  isIanaTimeZone: shared.isIanaTimeZone,
+  parseDateOrDateTime: shared.parseDateOrDateTime,
+  SLUG_PATTERN: shared.SLUG_PATTERN,
+  SLUG_MAX_LENGTH: shared.SLUG_MAX_LENGTH,
+  canTransition: shared.canTransition,
+  API_KEY_PATTERN: apiKeySecret.API_KEY_PATTERN,
+  hashApiKey: apiKeySecret.hashApiKey,
+  FixedWindowRateLimiter: rateLimiter.FixedWindowRateLimiter,
+  BOOKING_TRANSITIONS: bookingStatus.BOOKING_TRANSITIONS,
+  BOOKING_STATUSES: bookingStatus.BOOKING_STATUSES,
+  isActiveBookingStatus: bookingStatus.isActiveBookingStatus,
+  metadataProblems: bookingMetadata.metadataProblems,
+  moneyFromDecimal: money.moneyFromDecimal,
+  postListQuery: postQueries.postListQuery,
+};

@@ -1,0 +1,214 @@
+'use strict';
+// Events and registrations on the floor: libs/events' list query and registration use case, with
+// the same statements, the same transaction and row lock, and the same representation.
+
+const { Checks, knownQuery, isPlainObject } = require('./checks');
+const { Problem, notFound, validationFailed } = require('./problem');
+const { newId, isUuid, moneyFromDecimal } = require('./domain');
+
+const EVENT_STATUSES = ['draft', 'published', 'cancelled'];
+const MAX_LIMIT = 100;
+
+/** libs/events/src/lib/infrastructure/events.repository.ts, verbatim. */
+const COLUMNS = `
+  e.id, e.organization_id, e.site_id, e.title, e.description,
+  to_char(e.start_date, 'YYYY-MM-DD') AS start_date,
+  to_char(e.start_time, 'HH24:MI') AS start_time,
+  to_char(e.end_time, 'HH24:MI') AS end_time,
+  e.timezone, e.location, e.cost::text AS cost, e.slots, e.registration_count, e.status,
+  e.starts_at, e.ends_at, e.created_at, e.updated_at`;
+
+function slotsRemaining(row) {
+  return row.slots === null ? null : Math.max(0, row.slots - row.registration_count);
+}
+
+function toListed(row, includeCounts) {
+  const base = {
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    start_date: row.start_date,
+    start_time: row.start_time,
+    end_time: row.end_time,
+    timezone: row.timezone,
+    location: row.location,
+    cost: moneyFromDecimal(row.cost),
+    slots: row.slots,
+    status: row.status,
+    site_id: row.site_id,
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+  return includeCounts
+    ? { ...base, registration_count: row.registration_count, slots_remaining: slotsRemaining(row) }
+    : base;
+}
+
+const LIST_PARAMS = [
+  'limit',
+  'offset',
+  'site_id',
+  'status',
+  'upcoming',
+  'past',
+  'start_date',
+  'end_date',
+  'include_counts',
+];
+
+async function list({ pool, principal, query: raw }) {
+  const query = knownQuery(raw, LIST_PARAMS);
+  const c = new Checks();
+  const limitIn = c.queryInt(query, 'limit', 1);
+  const offsetIn = c.queryInt(query, 'offset', 0);
+  const siteId = c.queryString(query, 'site_id', { max: 200 });
+  const status = c.queryOneOf(query, 'status', EVENT_STATUSES);
+  const upcoming = c.queryBool(query, 'upcoming');
+  const past = c.queryBool(query, 'past');
+  const startDate = c.queryDateOrDateTime(query, 'start_date');
+  const endDate = c.queryDateOrDateTime(query, 'end_date');
+  const includeCounts = c.queryBool(query, 'include_counts');
+  if (!c.ok) throw validationFailed(c.errors);
+  if (upcoming === true && past === true) {
+    const message = 'upcoming=true and past=true cannot be combined';
+    throw validationFailed([
+      { field: 'upcoming', message },
+      { field: 'past', message },
+    ]);
+  }
+  const page = { limit: Math.min(limitIn ?? 50, MAX_LIMIT), offset: offsetIn ?? 0 };
+  const now = new Date();
+
+  const params = [principal.organizationId];
+  const where = ['e.organization_id = $1'];
+  const add = (condition, value) => {
+    params.push(value);
+    where.push(condition.replace('?', `$${params.length}`));
+  };
+  if (siteId !== undefined) add('e.site_id = ?', siteId);
+  if (status !== undefined) add('e.status = ?', status);
+  if (upcoming) add('e.ends_at > ?', now);
+  if (past) add('e.ends_at <= ?', now);
+  if (startDate !== undefined) add('e.start_date >= ?::date', startDate.slice(0, 10));
+  if (endDate !== undefined) add('e.start_date <= ?::date', endDate.slice(0, 10));
+  const conditions = where.join(' AND ');
+
+  const { rows } = await pool.query(
+    `SELECT ${COLUMNS}, count(*) OVER () AS total_count
+         FROM events e
+        WHERE ${conditions}
+        ORDER BY e.start_date, e.start_time NULLS FIRST, e.id
+        LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
+    [...params, page.limit, page.offset],
+  );
+  let total = 0;
+  if (rows.length > 0) total = Number(rows[0].total_count);
+  else if (page.offset > 0) {
+    const counted = await pool.query(`SELECT count(*) AS total FROM events e WHERE ${conditions}`, params);
+    total = Number(counted.rows[0]?.total ?? 0);
+  }
+  const data = rows.map((row) => toListed(row, includeCounts === true));
+  return {
+    body: {
+      data,
+      meta: { total, limit: page.limit, offset: page.offset, hasMore: page.offset + data.length < total },
+    },
+  };
+}
+
+const REGISTRATION_FIELDS = ['name', 'email'];
+
+async function register({ pool, principal, params, body }) {
+  if (!isUuid(params.eventId)) throw notFound('Event');
+  const c = new Checks();
+  if (!isPlainObject(body)) throw validationFailed([{ field: 'body', message: 'must be an object' }]);
+  c.onlyKnown(body, REGISTRATION_FIELDS);
+  if (body.name === undefined || body.name === null) c.fail('name', 'is required');
+  else {
+    c.string(body, 'name', 'name', { min: 1, max: 300 });
+    if (typeof body.name === 'string' && !/\S/.test(body.name)) c.fail('name', 'must not be blank');
+  }
+  if (body.email === undefined || body.email === null) c.fail('email', 'is required');
+  else c.email(body, 'email', 'email', { required: true, max: 254 });
+  if (!c.ok) throw validationFailed(c.errors);
+
+  const organizationId = principal.organizationId;
+  const eventId = params.eventId;
+  const client = await pool.connect();
+  let registration;
+  try {
+    await client.query('START TRANSACTION');
+    try {
+      const { rows } = await client.query(
+        `SELECT ${COLUMNS} FROM events e WHERE e.organization_id = $1 AND e.id = $2 FOR UPDATE`,
+        [organizationId, eventId],
+      );
+      const event = rows[0];
+      if (!event) throw notFound('Event');
+      moneyFromDecimal(event.cost);
+      if (event.status !== 'published') {
+        throw new Problem(
+          409,
+          'event_not_open',
+          `Only published events accept registrations; this event is ${event.status}.`,
+        );
+      }
+      if (slotsRemaining(event) === 0)
+        throw new Problem(409, 'event_full', 'Every place of this event is taken.');
+      registration = {
+        id: newId(),
+        organizationId,
+        eventId,
+        name: body.name,
+        email: body.email,
+        status: 'active',
+        createdAt: new Date(),
+        cancelledAt: null,
+      };
+      const r = registration;
+      try {
+        await client.query(
+          `INSERT INTO event_registrations (id, organization_id, event_id, name, email, status, created_at, cancelled_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+          [r.id, r.organizationId, r.eventId, r.name, r.email, r.status, r.createdAt, r.cancelledAt],
+        );
+      } catch (error) {
+        if (error.code === '23505' && error.constraint === 'event_registrations_active_email_key') {
+          throw new Problem(
+            409,
+            'already_registered',
+            'This e-mail address is already registered for the event.',
+          );
+        }
+        if (error.code === '23514' && error.constraint === 'events_registrations_within_slots') {
+          throw new Problem(409, 'event_full', 'Every place of this event is taken.');
+        }
+        throw error;
+      }
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    }
+  } finally {
+    client.release();
+  }
+  const r = registration;
+  return {
+    status: 201,
+    location: `/api/v1/events/${eventId}/registrations/${r.id}`,
+    body: {
+      data: {
+        id: r.id,
+        event_id: r.eventId,
+        name: r.name,
+        email: r.email,
+        status: r.status,
+        created_at: r.createdAt.toISOString(),
+        cancelled_at: null,
+      },
+    },
+  };
+}
+
+module.exports = { list, register };

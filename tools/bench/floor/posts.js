@@ -1,0 +1,97 @@
+'use strict';
+// The post list on the floor: the statement comes from the API's own query builder
+// (libs/blog/src/lib/infrastructure/post-queries.ts, compiled), so the SQL is the API's by construction.
+
+const { Checks, knownQuery } = require('./checks');
+const { validationFailed } = require('./problem');
+const { postListQuery } = require('./domain');
+
+const POST_STATUSES = ['draft', 'published', 'scheduled', 'archived'];
+const POST_ORDER_FIELDS = ['published_at', 'created_at', 'updated_at', 'title'];
+const SORT_DIRECTIONS = ['asc', 'desc'];
+const DEFAULT_POST_LIMIT = 20;
+const MAX_LIMIT = 100;
+const MAX_SEARCH_LENGTH = 500;
+
+const LIST_PARAMS = [
+  'limit',
+  'offset',
+  'status',
+  'category_id',
+  'category',
+  'tag_id',
+  'tag',
+  'author_id',
+  'featured',
+  'search',
+  'order_by',
+  'order',
+];
+
+function toListItem(row) {
+  return {
+    id: row.id,
+    title: row.title,
+    slug: row.slug,
+    excerpt: row.excerpt,
+    featured_image_url: row.featured_image_url,
+    status: row.status,
+    is_featured: row.is_featured,
+    published_at: row.published_at ? row.published_at.toISOString() : null,
+    category: row.category_id
+      ? { id: row.category_id, name: row.category_name, slug: row.category_slug }
+      : null,
+    author: row.author_id ? { id: row.author_id, name: row.author_name } : null,
+    tags: row.tags.map((tag) => ({ id: tag.id, name: tag.name, slug: tag.slug })),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+  };
+}
+
+async function list({ pool, principal, query: raw }) {
+  const query = knownQuery(raw, LIST_PARAMS);
+  const c = new Checks();
+  const limitIn = c.queryInt(query, 'limit', 1);
+  const offsetIn = c.queryInt(query, 'offset', 0);
+  const status = c.queryOneOf(query, 'status', POST_STATUSES);
+  const categoryId = c.queryUuid(query, 'category_id');
+  const categorySlug = c.querySlug(query, 'category');
+  const tagId = c.queryUuid(query, 'tag_id');
+  const tagSlug = c.querySlug(query, 'tag');
+  const authorId = c.queryUuid(query, 'author_id');
+  const featured = c.queryBool(query, 'featured');
+  const searchIn = c.queryString(query, 'search', { max: MAX_SEARCH_LENGTH });
+  const orderBy = c.queryOneOf(query, 'order_by', POST_ORDER_FIELDS);
+  const order = c.queryOneOf(query, 'order', SORT_DIRECTIONS);
+  if (!c.ok) throw validationFailed(c.errors);
+  const page = { limit: Math.min(limitIn ?? DEFAULT_POST_LIMIT, MAX_LIMIT), offset: offsetIn ?? 0 };
+  const search = searchIn !== undefined && searchIn.trim() !== '' ? searchIn : undefined;
+
+  const sql = postListQuery({
+    organizationId: principal.organizationId,
+    status,
+    categoryId,
+    categorySlug,
+    tagId,
+    tagSlug,
+    authorId,
+    featuredOnly: featured === true,
+    search,
+    orderBy,
+    order: order ?? 'desc',
+    limit: page.limit,
+    offset: page.offset,
+    now: new Date(),
+  });
+  const { rows } = await pool.query(sql.text, sql.values);
+  const total = Number(rows[0]?.total ?? 0);
+  const data = rows.filter((row) => row.id !== null).map(toListItem);
+  return {
+    body: {
+      data,
+      meta: { total, limit: page.limit, offset: page.offset, hasMore: page.offset + data.length < total },
+    },
+  };
+}
+
+module.exports = { list };

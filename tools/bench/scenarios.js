@@ -1,0 +1,209 @@
+'use strict';
+// The routes under load. Each scenario makes autocannon requests; writes never repeat themselves:
+// every request of every run gets its own slot, booking or e-mail address.
+
+const SLOT_MINUTES = 30;
+/** Bookings made under load start here, far past every seeded booking. */
+const FIRST_BENCH_SLOT = Date.parse('2031-01-06T00:00:00.000Z');
+
+const SEARCHES = [
+  'calendar',
+  'postgres index',
+  'schedul',
+  'remote team meeting',
+  'quick release',
+  'customer onboarding',
+  'conference speaker',
+  'backup',
+  'weekly report dashboard',
+  'deployment pipeline',
+  'community newsletter',
+  'latency',
+];
+
+function cycle(items) {
+  let i = 0;
+  return () => items[i++ % items.length];
+}
+
+/**
+ * @param {object} fixtures what the seed returned
+ * @param {{ query: (sql: string, values?: unknown[]) => Promise<unknown> }} db the harness's connection
+ */
+function buildScenarios(fixtures, db) {
+  const auth = { authorization: `Bearer ${fixtures.apiKey}` };
+  const json = { ...auth, 'content-type': 'application/json' };
+  // A distinct run number for every run of a write scenario (warm-ups and the parity check included).
+  let postRun = 0;
+  let registrationRun = 0;
+
+  return [
+    {
+      id: 'booking-get',
+      label: 'GET /api/v1/bookings/{id}',
+      kind: 'read',
+      requests() {
+        const next = cycle(fixtures.bookingSample);
+        return [
+          {
+            method: 'GET',
+            headers: auth,
+            setupRequest: (req) => ({ ...req, path: `/api/v1/bookings/${next()}` }),
+          },
+        ];
+      },
+    },
+    {
+      id: 'booking-list',
+      label: 'GET /api/v1/bookings?schedule_id=…&limit=50',
+      kind: 'read',
+      requests() {
+        const next = cycle(fixtures.schedules);
+        return [
+          {
+            method: 'GET',
+            headers: auth,
+            setupRequest: (req) => ({ ...req, path: `/api/v1/bookings?schedule_id=${next()}&limit=50` }),
+          },
+        ];
+      },
+    },
+    {
+      id: 'booking-create',
+      label: 'POST /api/v1/bookings',
+      kind: 'write',
+      note: 'each request a new 30-minute slot; each run its own schedule',
+      requests() {
+        const run = postRun++;
+        const scheduleId = fixtures.schedules[run % fixtures.schedules.length];
+        const eventTypeId = fixtures.eventTypes[run % fixtures.eventTypes.length];
+        // A run on a schedule another run used would meet its slots: far apart per run as well.
+        const base = FIRST_BENCH_SLOT + run * 3 * 365 * 24 * 3600_000;
+        let i = 0;
+        return [
+          {
+            method: 'POST',
+            path: '/api/v1/bookings',
+            headers: json,
+            setupRequest: (req) => {
+              const n = i++;
+              const start = base + n * SLOT_MINUTES * 60_000;
+              return {
+                ...req,
+                body: JSON.stringify({
+                  schedule_id: scheduleId,
+                  event_type_id: eventTypeId,
+                  start_time: new Date(start).toISOString(),
+                  end_time: new Date(start + SLOT_MINUTES * 60_000).toISOString(),
+                  attendee: {
+                    name: 'Ada Lovelace',
+                    email: `ada.${run}.${n}@example.com`,
+                    phone: '+44 20 7946 0958',
+                  },
+                  metadata: { source: 'bench', run },
+                }),
+              };
+            },
+          },
+        ];
+      },
+    },
+    {
+      id: 'booking-status',
+      label: 'PATCH /api/v1/bookings/{id} (status)',
+      kind: 'write',
+      note: 'PENDING→CONFIRMED over a pool of PENDING bookings, then CONFIRMED→COMPLETED; the pool is reset before each run',
+      async prepare() {
+        await db.query(
+          "UPDATE bookings SET status = 'PENDING', cancelled_at = NULL WHERE id = ANY($1::uuid[]) AND status <> 'PENDING'",
+          [fixtures.patchPool],
+        );
+        await db.query('VACUUM (ANALYZE) bookings');
+      },
+      requests() {
+        const pool = fixtures.patchPool;
+        let i = 0;
+        return [
+          {
+            method: 'PATCH',
+            headers: json,
+            setupRequest: (req) => {
+              const n = i++;
+              const status = Math.floor(n / pool.length) === 0 ? 'CONFIRMED' : 'COMPLETED';
+              return {
+                ...req,
+                path: `/api/v1/bookings/${pool[n % pool.length]}`,
+                body: JSON.stringify({ status }),
+              };
+            },
+          },
+        ];
+      },
+    },
+    {
+      id: 'events-upcoming',
+      label: 'GET /api/v1/events?upcoming=true&include_counts=true',
+      kind: 'read',
+      requests() {
+        return [{ method: 'GET', headers: auth, path: '/api/v1/events?upcoming=true&include_counts=true' }];
+      },
+    },
+    {
+      id: 'posts-search',
+      label: 'GET /api/v1/posts?search=…',
+      kind: 'read',
+      requests() {
+        const next = cycle(SEARCHES);
+        return [
+          {
+            method: 'GET',
+            headers: auth,
+            setupRequest: (req) => ({ ...req, path: `/api/v1/posts?search=${encodeURIComponent(next())}` }),
+          },
+        ];
+      },
+    },
+    {
+      id: 'posts-tag',
+      label: 'GET /api/v1/posts?tag=…&order_by=published_at',
+      kind: 'read',
+      requests() {
+        const next = cycle(fixtures.tagSlugs);
+        return [
+          {
+            method: 'GET',
+            headers: auth,
+            setupRequest: (req) => ({ ...req, path: `/api/v1/posts?tag=${next()}&order_by=published_at` }),
+          },
+        ];
+      },
+    },
+    {
+      id: 'registration-create',
+      label: 'POST /api/v1/events/{id}/registrations',
+      kind: 'write',
+      note: 'distinct e-mails, published events with unlimited places, spread over many events',
+      requests() {
+        const run = registrationRun++;
+        const events = fixtures.registrationEvents;
+        let i = 0;
+        return [
+          {
+            method: 'POST',
+            headers: json,
+            setupRequest: (req) => {
+              const n = i++;
+              return {
+                ...req,
+                path: `/api/v1/events/${events[n % events.length]}/registrations`,
+                body: JSON.stringify({ name: 'Grace Hopper', email: `grace.${run}.${n}@example.com` }),
+              };
+            },
+          },
+        ];
+      },
+    },
+  ];
+}
+
+module.exports = { buildScenarios, SEARCHES };
