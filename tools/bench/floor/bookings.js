@@ -8,11 +8,14 @@ const {
   newId,
   isUuid,
   parseDateOrDateTime,
+  isDateTimeWithZone,
   canTransition,
   BOOKING_TRANSITIONS,
   BOOKING_STATUSES,
   isActiveBookingStatus,
   metadataProblems,
+  reservedMetadataKeyProblems,
+  isSupportedInstant,
 } = require('./domain');
 
 const LOCATION_TYPES = ['in_person', 'phone', 'video', 'custom'];
@@ -201,13 +204,31 @@ const CREATE_FIELDS = [
   'metadata',
 ];
 
+/** ReservedMetadataKeysInterceptor: on every bookings route, before validation. */
+function refuseReservedMetadataKeys(body) {
+  const problems = body && typeof body === 'object' ? reservedMetadataKeyProblems(body.metadata) : [];
+  if (problems.length > 0)
+    throw validationFailed(problems.map((message) => ({ field: 'metadata', message })));
+}
+
+/** A zoned date-time whose instant lies in years 0001-9999 (IsSupportedInstant). */
+function checkInstant(c, object, key) {
+  const value = object[key];
+  if (isDateTimeWithZone(value) && !isSupportedInstant(new Date(value))) {
+    c.fail(key, 'must lie between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z');
+  }
+}
+
 async function create({ pool, principal, body }) {
+  refuseReservedMetadataKeys(body);
   const c = new Checks();
   if (!isPlainObject(body)) throw validationFailed([{ field: 'body', message: 'must be an object' }]);
   c.onlyKnown(body, CREATE_FIELDS);
   c.string(body, 'schedule_id', 'schedule_id', { required: true });
   c.dateTimeWithZone(body, 'start_time', 'start_time', { required: true });
   c.dateTimeWithZone(body, 'end_time', 'end_time', { required: true });
+  checkInstant(c, body, 'start_time');
+  checkInstant(c, body, 'end_time');
   if (
     typeof body.start_time === 'string' &&
     typeof body.end_time === 'string' &&
@@ -300,6 +321,7 @@ const UPDATE_FIELDS = [
 ];
 
 async function update({ pool, principal, params, body }) {
+  refuseReservedMetadataKeys(body);
   if (!isUuid(params.id)) throw notFound('Booking');
   const c = new Checks();
   const input = body ?? {};
@@ -309,6 +331,8 @@ async function update({ pool, principal, params, body }) {
   if (input.start_time !== undefined || input.end_time !== undefined) {
     c.dateTimeWithZone(input, 'start_time', 'start_time', { required: true });
     c.dateTimeWithZone(input, 'end_time', 'end_time', { required: true });
+    checkInstant(c, input, 'start_time');
+    checkInstant(c, input, 'end_time');
   }
   if (input.title !== undefined)
     c.string(input, 'title', 'title', { required: true, max: 300, notBlank: true });

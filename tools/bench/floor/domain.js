@@ -11,6 +11,7 @@ const apiKeySecret = dist('libs/identity/src/lib/domain/api-key-secret.js');
 const rateLimiter = dist('libs/identity/src/lib/domain/fixed-window-rate-limiter.js');
 const bookingStatus = dist('libs/scheduling/src/lib/domain/booking-status.js');
 const bookingMetadata = dist('libs/scheduling/src/lib/domain/booking-metadata.js');
+const booking = dist('libs/scheduling/src/lib/domain/booking.js');
 const money = dist('libs/events/src/lib/domain/money.js');
 const postQueries = dist('libs/blog/src/lib/infrastructure/post-queries.js');
 
@@ -30,6 +31,8 @@ module.exports = {
   BOOKING_STATUSES: bookingStatus.BOOKING_STATUSES,
   isActiveBookingStatus: bookingStatus.isActiveBookingStatus,
   metadataProblems: bookingMetadata.metadataProblems,
+  reservedMetadataKeyProblems: bookingMetadata.reservedMetadataKeyProblems,
+  isSupportedInstant: booking.isSupportedInstant,
   moneyFromDecimal: money.moneyFromDecimal,
   postListQuery: postQueries.postListQuery,
 };
