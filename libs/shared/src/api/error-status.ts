@@ -10,6 +10,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   schedule_in_use: 409,
   booking_overlap: 409,
   slug_taken: 409,
+  email_taken: 409,
   event_full: 409,
   event_not_open: 409,
   already_registered: 409,
