@@ -12,7 +12,8 @@ const MB = 1024 * 1024;
 const fmt = {
   rps: (n) => (Number.isFinite(n) ? n.toFixed(0) : '–'),
   ms: (n) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(1) : n.toFixed(0)) : '–'),
-  ratio: (n) => (Number.isFinite(n) ? n.toFixed(2) : '–'),
+  // Truncated, not rounded: 0.597 shows as 0.59, never as a target it missed.
+  ratio: (n) => (Number.isFinite(n) ? (Math.floor(n * 100) / 100).toFixed(2) : '–'),
   mb: (n) => `${(n / MB).toFixed(0)} MB`,
 };
 
@@ -223,6 +224,12 @@ function markdown(summary, findings) {
   lines.push(
     `- Data set: ${counts.organizations} organizations, ${counts.schedules} schedules, ${counts.bookings} bookings, ${counts.eventTypes} event types, ${counts.events} events, ${counts.registrations} registrations, ${counts.posts} posts (content blocks of generated English), ${counts.categories} categories, ${counts.tags} tags; the load runs as the first organization (80 % of the rows).`,
   );
+  if (summary.searchMatches) {
+    const terms = Object.entries(summary.searchMatches).map(
+      ([term, n]) => `\`${term}\` ${n.toLocaleString('en-US')}`,
+    );
+    lines.push(`- Searches, in turn (posts of the main organization each one matches): ${terms.join(', ')}.`);
+  }
   lines.push('');
   if (findings) lines.push('## Findings', '', findings.trim(), '');
   return `${lines.join('\n')}\n`;

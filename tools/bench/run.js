@@ -8,7 +8,8 @@
 // 3. loads each route with autocannon over loopback, in turns API, floor, API, floor, and prints the
 //    table; writes bench/results/latest.md and latest.svg (the previous ones go to history/).
 // Options: --quick, --duration=S, --warmup=S, --turns=N, --connections=N, --only=id,id,
-//          --log-level=L, --cpu-prof, --keep (keep the data directory), --no-build, --serve.
+//          --log-level=L, --cpu-prof, --explain, --explain-only, --keep (keep the data directory),
+//          --no-build, --serve, --allow-mismatch (see tools/bench/README.md).
 
 const { spawn, spawnSync, execSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -40,6 +41,8 @@ function parseArgs(argv) {
     build: args['no-build'] !== true,
     serve: args.serve === true,
     allowMismatch: args['allow-mismatch'] === true,
+    explain: args.explain === true || args['explain-only'] === true,
+    explainOnly: args['explain-only'] === true,
   };
 }
 
@@ -347,13 +350,37 @@ function aggregate(runs) {
 async function settle(client) {
   await sleep(200);
   let quiet = 0;
-  for (let i = 0; i < 100 && quiet < 2; i++) {
+  const started = Date.now();
+  for (let i = 0; i < 1200 && quiet < 2; i++) {
     const { rows } = await client.query(
       "SELECT count(*)::int AS busy FROM pg_stat_activity WHERE application_name IN ('almanac', 'almanac-floor') AND state <> 'idle'",
     );
     quiet = rows[0].busy === 0 ? quiet + 1 : 0;
     await sleep(50);
   }
+  const waited = (Date.now() - started) / 1000;
+  if (waited > 2) log(`      (waited ${waited.toFixed(1)} s for requests still running after the run)`);
+}
+
+/** How many posts of the main organization each benchmarked search matches (the list's meta.total). */
+async function countSearchMatches(client, fixtures) {
+  const { SEARCHES } = require('./scenarios');
+  const posts = require('./floor/posts');
+  const principal = { organizationId: fixtures.organizationId };
+  const counts = {};
+  for (const search of SEARCHES) {
+    const { body } = await posts.list({ pool: client, principal, query: { search, limit: '1' } });
+    counts[search] = body.meta.total;
+  }
+  return counts;
+}
+
+async function writeExplain(scenarios, fixtures, client, options) {
+  const { explainScenarios } = require('./explain');
+  const file = path.join(RESULTS, options.quick ? 'quick' : '', 'explain.md');
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, await explainScenarios(scenarios, fixtures, client));
+  log(`wrote ${path.relative(ROOT, file)}`);
 }
 
 // --- main ------------------------------------------------------------------------------------------
@@ -441,6 +468,7 @@ async function main() {
       `  PATCH pool: ${fixtures.patchPool.length} PENDING bookings (${2 * fixtures.patchPool.length} status moves per run)`,
     );
     const pgVersion = (await client.query('SHOW server_version')).rows[0].server_version;
+    const searchMatches = await countSearchMatches(client, fixtures);
 
     const [apiPort, floorPort] = [await freePort(), await freePort()];
     const env = {
@@ -485,6 +513,11 @@ async function main() {
     if (options.serve) {
       log(`serving until Ctrl-C. DATABASE_URL=${db.url}\nAuthorization: Bearer ${apiKey}`);
       await new Promise(() => undefined);
+    }
+
+    if (options.explainOnly) {
+      await writeExplain(scenarios, fixtures, client, options);
+      return;
     }
 
     log('checking that the API and the floor answer alike…');
@@ -538,6 +571,7 @@ async function main() {
       options,
       machine: { ...machine(), postgres: pgVersion, loadBefore, loadAfter },
       counts: fixtures.counts,
+      searchMatches,
       results,
       rss: { apiPeak: apiRss.peak, floorPeak: floorRss.peak },
       mismatches,
@@ -550,6 +584,7 @@ async function main() {
     log(
       `\nwrote ${written.map((file) => path.relative(ROOT, file)).join(', ')} (${summary.seconds.toFixed(0)} s in all)`,
     );
+    if (options.explain) await writeExplain(scenarios, fixtures, client, options);
   } finally {
     await cleanup();
   }

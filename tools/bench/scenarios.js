@@ -6,19 +6,23 @@ const SLOT_MINUTES = 30;
 /** Bookings made under load start here, far past every seeded booking. */
 const FIRST_BENCH_SLOT = Date.parse('2031-01-06T00:00:00.000Z');
 
+/**
+ * Searches of every kind: common words (in most posts), rarer ones, two-word queries, a prefix
+ * (`schedul`), a name, and a word no post has. The report lists how many posts each one matches.
+ */
 const SEARCHES = [
   'calendar',
-  'postgres index',
-  'schedul',
-  'remote team meeting',
-  'quick release',
-  'customer onboarding',
-  'conference speaker',
-  'backup',
-  'weekly report dashboard',
   'deployment pipeline',
-  'community newsletter',
-  'latency',
+  'schedul',
+  'hackathon',
+  'remote meeting',
+  'keynote speaker',
+  'lovelace',
+  'firewall outage',
+  'quarterly budget',
+  'yoga',
+  'postgres',
+  'onboarding checklist',
 ];
 
 function cycle(items) {

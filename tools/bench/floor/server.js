@@ -13,9 +13,7 @@ const { Pool } = require('pg');
 const pinoHttp = require('pino-http');
 const { Authenticator } = require('./auth');
 const { Problem } = require('./problem');
-const bookings = require('./bookings');
-const events = require('./events');
-const posts = require('./posts');
+const { route } = require('./routes');
 
 const env = process.env;
 const PORT = Number(env.PORT ?? 3100);
@@ -168,36 +166,6 @@ function readJsonBody(req) {
       }
     });
   });
-}
-
-/** [method, path pattern, scope, handler]: `:x` segments are path parameters. */
-const ROUTES = [
-  ['GET', '/api/v1/bookings', 'bookings:read', bookings.list],
-  ['GET', '/api/v1/bookings/:id', 'bookings:read', bookings.get],
-  ['POST', '/api/v1/bookings', 'bookings:write', bookings.create],
-  ['PATCH', '/api/v1/bookings/:id', 'bookings:write', bookings.update],
-  ['GET', '/api/v1/events', 'events:read', events.list],
-  ['POST', '/api/v1/events/:eventId/registrations', 'events:write', events.register],
-  ['GET', '/api/v1/posts', 'posts:read', posts.list],
-].map(([method, pattern, scope, handler]) => ({ method, segments: pattern.split('/'), scope, handler }));
-
-function route(method, path) {
-  const segments = path.split('/');
-  for (const candidate of ROUTES) {
-    if (candidate.method !== method || candidate.segments.length !== segments.length) continue;
-    const params = {};
-    let matched = true;
-    for (let i = 0; i < segments.length; i++) {
-      const expected = candidate.segments[i];
-      if (expected.startsWith(':')) params[expected.slice(1)] = decodeURIComponent(segments[i]);
-      else if (expected !== segments[i]) {
-        matched = false;
-        break;
-      }
-    }
-    if (matched) return { route: candidate, params };
-  }
-  return null;
 }
 
 async function handle(req, res) {
