@@ -117,12 +117,16 @@ describe('posts: list, filters, order and pagination (e2e)', () => {
     ['?tag_id=TAG:ux', ['foxtrot', 'bravo']],
     ['?category_id=CAT:eng', ['echo', 'foxtrot', 'alpha', 'charlie']],
     ['?category_id=CAT:foreign', []],
+    ['?category=life&category_id=CAT:eng', []],
+    ['?category=eng&category_id=UPPER:eng', ['echo', 'foxtrot', 'alpha', 'charlie']],
+    ['?tag=ux&tag_id=TAG:ux', ['foxtrot', 'bravo']],
     ['?author_id=USER:alice', ['echo', 'golf', 'alpha', 'charlie']],
     ['?author_id=USER:bob&tag=ux', ['bravo']],
   ])('filters %s (AND), counting each post once', async (template, expected) => {
     const query = template
       .replace('TAG:node', tags['node']!.id)
       .replace('TAG:ux', tags['ux']!.id)
+      .replace('UPPER:eng', eng.id.toUpperCase())
       .replace('CAT:eng', eng.id)
       .replace('CAT:foreign', foreignCategory.id)
       .replace('USER:alice', alice.id)

@@ -46,7 +46,10 @@ export class PostsService {
   ) {}
 
   async list(criteria: Omit<PostListCriteria, 'now'>): Promise<{ posts: PostView[]; total: number }> {
-    return this.posts.list(this.dataSource.manager, { ...criteria, now: this.clock.now() });
+    const full: PostListCriteria = { ...criteria, now: this.clock.now() };
+    // A search sets planner options for its own statement only (SET LOCAL): it needs a transaction.
+    if (full.search === undefined) return this.posts.list(this.dataSource.manager, full);
+    return this.dataSource.transaction((em) => this.posts.list(em, full));
   }
 
   async get(organizationId: string, id: string): Promise<PostView> {

@@ -6,6 +6,7 @@ const base = {
   limit: 20,
   offset: 0,
   now: new Date('2026-11-21T10:00:00Z'),
+  tagIds: [] as string[],
 };
 
 describe('post queries', () => {
@@ -32,33 +33,38 @@ describe('post queries', () => {
       ...base,
       search: hostile,
       status: 'published',
-      categorySlug: 'a-b',
-      tagSlug: 'c',
-      tagId: base.organizationId,
-      categoryId: base.organizationId,
+      tagIds: [base.organizationId, 'tag-b'],
+      categoryId: 'category-a',
       authorId: base.organizationId,
       featuredOnly: true,
     });
     expect(query.text).not.toContain('DROP');
-    expect(query.text).not.toContain('a-b');
+    expect(query.text).not.toContain('category-a');
+    expect(query.text).not.toContain('tag-b');
     expect(query.values).toContain(hostile);
     const placeholders = new Set(query.text.match(/\$\d+/g));
     expect(placeholders.size).toBe(query.values.length);
   });
 
   it('filters tags with EXISTS so that a post matches once', () => {
-    const query = postListQuery({ ...base, tagSlug: 'pg' });
-    expect(query.text).toMatch(/EXISTS \(\s*SELECT 1 FROM post_tag_links/);
+    const query = postListQuery({ ...base, tagIds: ['a', 'b'] });
+    expect(query.text.match(/EXISTS \(SELECT 1 FROM post_tag_links l WHERE l\.post_id = p\.id AND l\.tag_id = \$\d+\)/g)).toHaveLength(4); // in the count and in the page
   });
 
   it.each<[string, object, RegExp]>([
     ['published_at desc, nulls last, by default', {}, /ORDER BY p\.published_at DESC NULLS LAST, p\.id DESC/],
     ['published_at asc, nulls last', { order: 'asc' }, /ORDER BY p\.published_at ASC NULLS LAST, p\.id ASC/],
     ['title asc', { orderBy: 'title', order: 'asc' }, /ORDER BY p\.title ASC, p\.id ASC/],
-    ['relevance when searching', { search: 'x' }, /ORDER BY ts_rank\(.*\) DESC, p\.id DESC/],
+    ['relevance when searching', { search: 'x' }, /ts_rank\(p\.rank_vector, .*\) AS rank[\s\S]*ORDER BY p\.rank DESC, p\.id DESC/],
     ['order_by wins over relevance', { search: 'x', orderBy: 'created_at' }, /ORDER BY p\.created_at DESC, p\.id DESC/],
   ])('orders by %s', (_name, criteria, pattern) => {
     expect(postListQuery({ ...base, ...criteria }).text).toMatch(pattern);
+  });
+
+  it('matches the search alone, through the index, before any other filter', () => {
+    const text = postListQuery({ ...base, search: 'x', status: 'draft', tagIds: ['t'] }).text;
+    expect(text).toMatch(/hits AS MATERIALIZED \(\s*SELECT [^;]*WHERE p\.organization_id = \$2 AND p\.search_vector @@ [^\n]*\n\s*\)/);
+    expect(text).toMatch(/matches AS MATERIALIZED \(\s*SELECT p\.\* FROM hits p\s*WHERE p\.status = \$3\s*AND EXISTS/);
   });
 
   it('reads one post within its organization', () => {

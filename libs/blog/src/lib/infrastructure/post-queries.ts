@@ -1,5 +1,11 @@
 import type { PostListCriteria } from '../domain/post';
 
+/**
+ * The list filters as the SQL takes them: slugs already resolved to ids (so that the planner sees
+ * real values and its statistics apply), every tag in `tagIds` required.
+ */
+export type PostListFilter = Omit<PostListCriteria, 'categorySlug' | 'tagSlug' | 'tagId'> & { readonly tagIds: readonly string[] };
+
 /** A parameterised statement. User input only ever travels in `values`. */
 export interface SqlQuery {
   readonly text: string;
@@ -73,79 +79,97 @@ export function postByIdQuery(organizationId: string, id: string, now: Date): Sq
   return { text, values: params.values };
 }
 
+/** Columns a search hit carries: enough to filter and order without going back to the table. */
+const HIT_COLUMNS = 'p.id, p.status, p.published_at, p.created_at, p.updated_at, p.title, p.is_featured, p.category_id, p.author_id';
+
 /**
- * A page of posts and the number of all matching posts, in one statement: the count and the page
- * each get their own plan (the page can stop early on an index), and the details (category, author,
- * tags) are joined for the page's rows only. Always returns one row at least: when the page is
- * empty, a single row with `id` null carries the total.
+ * A page of posts and the number of all matching posts, in one statement. Always returns one row at
+ * least: when the page is empty, a single row with `id` null carries the total. The details
+ * (category, author, tags) are joined for the page's rows only.
+ *
+ * Without `search`, the count and the page each get their own plan (the page can stop early on an
+ * index). With `search`, the full-text match runs first and alone (`hits`), through the GIN index:
+ * a post's search vector is large and stored out of line, so testing it row by row is far costlier
+ * than the planner believes; `PostRepository.list` also turns sequential scans off for that
+ * statement. The other filters then apply to the hits, and relevance is `ts_rank` over the small
+ * title + excerpt vector (`rank_vector`), which lives in the row: a post that matches only in its
+ * content ranks 0 and such posts follow, newest first.
  */
-export function postListQuery(criteria: PostListCriteria): SqlQuery {
+export function postListQuery(criteria: PostListFilter): SqlQuery {
   const params = new SqlParams();
   const now = params.add(criteria.now);
   const org = params.add(criteria.organizationId);
-  const where: string[] = [`p.organization_id = ${org}`];
+  const where: string[] = [];
 
   if (criteria.status === 'published') where.push(isPublishedSql('p', now));
   else if (criteria.status === 'scheduled') where.push(`p.status = 'scheduled' AND p.published_at > ${now}`);
   else if (criteria.status) where.push(`p.status = ${params.add(criteria.status)}`);
 
   if (criteria.categoryId) where.push(`p.category_id = ${params.add(criteria.categoryId)}`);
-  if (criteria.categorySlug) {
-    where.push(
-      `p.category_id = (SELECT id FROM post_categories WHERE organization_id = ${org} AND slug = ${params.add(criteria.categorySlug)})`,
-    );
-  }
   // EXISTS, not a join: a post matches once however many links it has.
-  if (criteria.tagId) {
-    where.push(`EXISTS (SELECT 1 FROM post_tag_links l WHERE l.post_id = p.id AND l.tag_id = ${params.add(criteria.tagId)})`);
-  }
-  if (criteria.tagSlug) {
-    where.push(`EXISTS (
-      SELECT 1 FROM post_tag_links l JOIN post_tags t ON t.id = l.tag_id
-      WHERE l.post_id = p.id AND t.organization_id = ${org} AND t.slug = ${params.add(criteria.tagSlug)})`);
+  for (const tagId of criteria.tagIds) {
+    where.push(`EXISTS (SELECT 1 FROM post_tag_links l WHERE l.post_id = p.id AND l.tag_id = ${params.add(tagId)})`);
   }
   if (criteria.authorId) where.push(`p.author_id = ${params.add(criteria.authorId)}`);
   if (criteria.featuredOnly) where.push('p.is_featured');
 
-  let rank = 'NULL::real';
-  if (criteria.search !== undefined) {
-    const query = searchQuerySql(criteria.search, params);
-    where.push(`p.search_vector @@ ${query}`);
-    rank = `ts_rank(p.search_vector, ${query})`;
-  }
-
+  const searching = criteria.search !== undefined;
+  const orderBy = criteria.orderBy ?? (searching ? 'rank' : 'published_at');
   const dir = criteria.order === 'asc' ? 'ASC' : 'DESC';
-  const orderBy = criteria.orderBy ?? (criteria.search !== undefined ? 'rank' : 'published_at');
-  const order = (alias: string, rankColumn: string): string => {
+  const order = (alias: string): string => {
     switch (orderBy) {
       case 'rank':
-        return `${rankColumn} ${dir}, ${alias}.id ${dir}`;
+        return `${alias}.rank ${dir}, ${alias}.id ${dir}`;
       case 'published_at':
         return `${alias}.published_at ${dir} NULLS LAST, ${alias}.id ${dir}`;
       default:
         return `${alias}.${orderBy} ${dir}, ${alias}.id ${dir}`;
     }
   };
+  const filter = (conditions: string[]): string => (conditions.length > 0 ? conditions.join('\n      AND ') : 'true');
 
-  const filter = where.join('\n      AND ');
-  const text = `
+  let sources: string;
+  if (searching) {
+    const query = searchQuerySql(criteria.search!, params);
+    const rank = orderBy === 'rank' ? `ts_rank(p.rank_vector, ${query})` : 'NULL::real';
+    sources = `
+    WITH hits AS MATERIALIZED (
+      SELECT ${HIT_COLUMNS}, ${rank} AS rank
+      FROM posts p
+      WHERE p.organization_id = ${org} AND p.search_vector @@ ${query}
+    ),
+    matches AS MATERIALIZED (
+      SELECT p.* FROM hits p
+      WHERE ${filter(where)}
+    ),
+    total AS (SELECT count(*) AS total FROM matches),
+    page AS (
+      SELECT p.id, p.rank FROM matches p
+      ORDER BY ${order('p')}
+      LIMIT ${params.add(criteria.limit)} OFFSET ${params.add(criteria.offset)}
+    )`;
+  } else {
+    const conditions = filter([`p.organization_id = ${org}`, ...where]);
+    sources = `
     WITH total AS (
       SELECT count(*) AS total FROM posts p
-      WHERE ${filter}
+      WHERE ${conditions}
     ),
     page AS (
-      SELECT p.id, ${orderBy === 'rank' ? rank : 'NULL::real'} AS rank
-      FROM posts p
-      WHERE ${filter}
-      ORDER BY ${order('p', orderBy === 'rank' ? rank : 'NULL')}
+      SELECT p.id, NULL::real AS rank FROM posts p
+      WHERE ${conditions}
+      ORDER BY ${order('p')}
       LIMIT ${params.add(criteria.limit)} OFFSET ${params.add(criteria.offset)}
-    )
+    )`;
+  }
+
+  const text = `${sources}
     SELECT total.total, d.*
     FROM total LEFT JOIN (
       SELECT ${viewColumns(now)}, page.rank
       FROM page JOIN posts p ON p.id = page.id ${VIEW_JOINS}
     ) d ON true
-    ORDER BY ${order('d', 'd.rank')}`;
+    ORDER BY ${order('d')}`;
   return { text, values: params.values };
 }
 

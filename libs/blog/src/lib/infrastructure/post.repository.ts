@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
 import type { ContentBlock } from '../domain/content-block';
 import type { PostListCriteria, PostView, TermRef } from '../domain/post';
 import type { PostStatus } from '../domain/post-status';
-import { postByIdQuery, postListQuery } from './post-queries';
+import { PostListFilter, postByIdQuery, postListQuery } from './post-queries';
 import { rowsOf } from './sql-result';
 
 /** The stored columns a write may set. */
@@ -102,13 +102,47 @@ export class PostRepository {
     return rows[0] ? toView(rows[0]) : null;
   }
 
+  /**
+   * A page of posts and the total. With `search`, `em` must be in a transaction: sequential scans
+   * are turned off for it, so the full-text match always goes through the GIN index (the planner
+   * does not see what testing a large, out-of-line search vector row by row costs).
+   */
   async list(em: EntityManager, criteria: PostListCriteria): Promise<{ posts: PostView[]; total: number }> {
-    const query = postListQuery(criteria);
+    const filter = await this.resolveFilter(em, criteria);
+    if (!filter) return { posts: [], total: 0 };
+    if (filter.search !== undefined) await em.query('SET LOCAL enable_seqscan = off');
+    const query = postListQuery(filter);
     const rows = rowsOf<ViewRow & { total: string }>(await em.query(query.text, query.values));
     return {
       total: Number(rows[0]?.total ?? 0),
       posts: rows.filter((row) => row.id !== null).map(toView),
     };
+  }
+
+  /**
+   * The filters with category and tag slugs turned into ids, or null when a slug names nothing (or
+   * another category than `category_id`): then no post can match.
+   */
+  private async resolveFilter(em: EntityManager, criteria: PostListCriteria): Promise<PostListFilter | null> {
+    const { categorySlug, tagSlug, tagId, ...rest } = criteria;
+    let categoryId = criteria.categoryId?.toLowerCase();
+    if (categorySlug !== undefined) {
+      const id = await this.idBySlug(em, 'post_categories', criteria.organizationId, categorySlug);
+      if (id === null || (categoryId !== undefined && categoryId !== id)) return null;
+      categoryId = id;
+    }
+    const tagIds = tagId !== undefined ? [tagId.toLowerCase()] : [];
+    if (tagSlug !== undefined) {
+      const id = await this.idBySlug(em, 'post_tags', criteria.organizationId, tagSlug);
+      if (id === null) return null;
+      if (!tagIds.includes(id)) tagIds.push(id);
+    }
+    return { ...rest, categoryId, tagIds };
+  }
+
+  private async idBySlug(em: EntityManager, table: 'post_categories' | 'post_tags', organizationId: string, slug: string): Promise<string | null> {
+    const rows = rowsOf<{ id: string }>(await em.query(`SELECT id FROM ${table} WHERE organization_id = $1 AND slug = $2`, [organizationId, slug]));
+    return rows[0]?.id ?? null;
   }
 
   /** The stored status and date, with the row locked until the transaction ends (PATCH vs publisher). */

@@ -7,6 +7,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  *   so a post can never point at another organization's category, tag or author.
  * - `posts.search_vector` is a stored generated column: title (weight A), excerpt (B) and the text of
  *   the content blocks (C), so every write keeps it current without application code or triggers.
+ *   It can be large and is then stored out of line; `rank_vector` (title and excerpt only) stays in
+ *   the row, so ranking thousands of hits does not fetch and decompress thousands of big vectors.
  * - An overdue scheduled post is read as published by the queries; the publisher flips it for real.
  */
 export class BlogInit1763700003000 implements MigrationInterface {
@@ -82,6 +84,10 @@ export class BlogInit1763700003000 implements MigrationInterface {
           setweight(to_tsvector('english'::regconfig, coalesce(excerpt, '')), 'B') ||
           setweight(to_tsvector('english'::regconfig, blog_content_text(content)), 'C')
         ) STORED,
+        rank_vector tsvector NOT NULL GENERATED ALWAYS AS (
+          setweight(to_tsvector('english'::regconfig, title), 'A') ||
+          setweight(to_tsvector('english'::regconfig, coalesce(excerpt, '')), 'B')
+        ) STORED,
         CONSTRAINT posts_scheduled_has_date CHECK (status <> 'scheduled' OR published_at IS NOT NULL),
         CONSTRAINT posts_org_id_key UNIQUE (organization_id, id),
         CONSTRAINT posts_org_slug_key UNIQUE (organization_id, slug),
@@ -110,7 +116,10 @@ export class BlogInit1763700003000 implements MigrationInterface {
     await runner.query('CREATE INDEX posts_org_updated_idx ON posts (organization_id, updated_at, id)');
     await runner.query('CREATE INDEX posts_org_title_idx ON posts (organization_id, title, id)');
     await runner.query('CREATE INDEX posts_org_status_idx ON posts (organization_id, status, published_at DESC NULLS LAST, id DESC)');
-    await runner.query('CREATE INDEX posts_org_category_idx ON posts (organization_id, category_id, published_at DESC NULLS LAST, id DESC)');
+    // INCLUDE (status): the published-post counts per category come from this index alone.
+    await runner.query(
+      'CREATE INDEX posts_org_category_idx ON posts (organization_id, category_id, published_at DESC NULLS LAST, id DESC) INCLUDE (status)',
+    );
     await runner.query('CREATE INDEX posts_org_author_idx ON posts (organization_id, author_id, published_at DESC NULLS LAST, id DESC)');
     await runner.query(
       'CREATE INDEX posts_org_featured_idx ON posts (organization_id, published_at DESC NULLS LAST, id DESC) WHERE is_featured',
