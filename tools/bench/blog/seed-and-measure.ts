@@ -344,7 +344,7 @@ async function explainSearch(db: Client, seeded: Seeded): Promise<void> {
   for (const [label, search] of [['rare', terms.rare[0]!], ['common', terms.common[0]!]] as const) {
     const query = postListQuery({ organizationId: seeded.orgId, order: 'desc', limit: 20, offset: 0, now: NOW, search, tagIds: [] });
     await db.query('BEGIN');
-    await db.query('SET LOCAL enable_seqscan = off');
+    await db.query("SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', '32MB', true)");
     const { rows } = await db.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${query.text}`, query.values);
     await db.query('COMMIT');
     const plan = JSON.stringify(rows[0]);

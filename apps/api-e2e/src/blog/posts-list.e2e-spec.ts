@@ -204,6 +204,16 @@ describe('posts: list, filters, order and pagination (e2e)', () => {
     expect(res.body.errors.map((e: { field: string }) => e.field)).toContain(field);
   });
 
+  it('documents the default limit of 20 and every parameter', async () => {
+    const operation = (t.document as any).paths['/api/v1/posts'].get;
+    const parameters = Object.fromEntries(operation.parameters.map((p: { name: string; schema: object }) => [p.name, p.schema]));
+    expect(Object.keys(parameters).sort()).toEqual(
+      ['author_id', 'category', 'category_id', 'featured', 'limit', 'offset', 'order', 'order_by', 'search', 'status', 'tag', 'tag_id'].sort(),
+    );
+    expect(parameters['limit']).toMatchObject({ default: 20, minimum: 1 });
+    expect(parameters['order_by']).toMatchObject({ enum: ['published_at', 'created_at', 'updated_at', 'title'], default: 'published_at' });
+  });
+
   it('ignores unknown query parameters', async () => {
     const body = await list('?colour=blue&status=archived');
     expect(names(body)).toEqual(['delta']);

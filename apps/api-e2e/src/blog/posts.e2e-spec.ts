@@ -169,7 +169,8 @@ describe('posts: create, read, update, delete (e2e)', () => {
     it.each([
       ['no body', undefined, ['title', 'slug']],
       ['missing title', { slug: 'x' }, ['title']],
-      ['blank title', { title: '', slug: 'x' }, ['title']],
+      ['empty title', { title: '', slug: 'x' }, ['title']],
+      ['blank title', { title: '   ', slug: 'x' }, ['title']],
       ['title over 300 characters', { title: 'x'.repeat(301), slug: 'x' }, ['title']],
       ['bad slug', { title: 'X', slug: 'Not A Slug' }, ['slug']],
       ['slug over 100 characters', { title: 'X', slug: 'a'.repeat(101) }, ['slug']],
@@ -272,6 +273,13 @@ describe('posts: create, read, update, delete (e2e)', () => {
       expect(cleared.body.data.tags).toEqual([]);
       expect(cleared.body.data.author).toBeNull();
       expect(await t.query('SELECT 1 FROM post_tag_links WHERE post_id = $1', [post['id']])).toHaveLength(0);
+    });
+
+    it('takes tag ids in any case, and the same id in two cases once', async () => {
+      const tag = await f.tag(a, { name: 'Cased' });
+      const post = await f.post(a, { tag_ids: [tag.id.toUpperCase(), tag.id] });
+      expect(post['tags']).toEqual([{ id: tag.id, name: 'Cased', slug: 'cased' }]);
+      expect(await t.query('SELECT tag_id FROM post_tag_links WHERE post_id = $1', [post['id']])).toEqual([{ tag_id: tag.id }]);
     });
 
     it('refuses a slug taken by another post, and keeps its own slug', async () => {

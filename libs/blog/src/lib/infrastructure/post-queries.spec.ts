@@ -64,7 +64,8 @@ describe('post queries', () => {
   it('matches the search alone, through the index, before any other filter', () => {
     const text = postListQuery({ ...base, search: 'x', status: 'draft', tagIds: ['t'] }).text;
     expect(text).toMatch(/hits AS MATERIALIZED \(\s*SELECT [^;]*WHERE p\.organization_id = \$2 AND p\.search_vector @@ [^\n]*\n\s*\)/);
-    expect(text).toMatch(/matches AS MATERIALIZED \(\s*SELECT p\.\* FROM hits p\s*WHERE p\.status = \$3\s*AND EXISTS/);
+    expect(text).toMatch(/hits AS MATERIALIZED \(\s*SELECT p\.id, p\.status, p\.published_at, ts_rank/);
+    expect(text).toMatch(/page AS \(\s*SELECT p\.id, p\.rank FROM hits p\s*WHERE p\.status = \$3\s*AND EXISTS/);
   });
 
   it('reads one post within its organization', () => {

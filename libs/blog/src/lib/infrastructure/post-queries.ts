@@ -79,9 +79,6 @@ export function postByIdQuery(organizationId: string, id: string, now: Date): Sq
   return { text, values: params.values };
 }
 
-/** Columns a search hit carries: enough to filter and order without going back to the table. */
-const HIT_COLUMNS = 'p.id, p.status, p.published_at, p.created_at, p.updated_at, p.title, p.is_featured, p.category_id, p.author_id';
-
 /**
  * A page of posts and the number of all matching posts, in one statement. Always returns one row at
  * least: when the page is empty, a single row with `id` null carries the total. The details
@@ -91,7 +88,8 @@ const HIT_COLUMNS = 'p.id, p.status, p.published_at, p.created_at, p.updated_at,
  * index). With `search`, the full-text match runs first and alone (`hits`), through the GIN index:
  * a post's search vector is large and stored out of line, so testing it row by row is far costlier
  * than the planner believes; `PostRepository.list` also turns sequential scans off for that
- * statement. The other filters then apply to the hits, and relevance is `ts_rank` over the small
+ * statement. The other filters then apply to the hits (which carry only the columns those filters
+ * and the order need), and relevance is `ts_rank` over the small
  * title + excerpt vector (`rank_vector`), which lives in the row: a post that matches only in its
  * content ranks 0 and such posts follow, newest first.
  */
@@ -100,6 +98,13 @@ export function postListQuery(criteria: PostListFilter): SqlQuery {
   const now = params.add(criteria.now);
   const org = params.add(criteria.organizationId);
   const where: string[] = [];
+  // The columns the filters and the order read: a search hit carries only these (and id, rank).
+  const columns = new Set<string>();
+
+  if (criteria.status) ['status', 'published_at'].forEach((column) => columns.add(column));
+  if (criteria.categoryId) columns.add('category_id');
+  if (criteria.authorId) columns.add('author_id');
+  if (criteria.featuredOnly) columns.add('is_featured');
 
   if (criteria.status === 'published') where.push(isPublishedSql('p', now));
   else if (criteria.status === 'scheduled') where.push(`p.status = 'scheduled' AND p.published_at > ${now}`);
@@ -115,6 +120,7 @@ export function postListQuery(criteria: PostListFilter): SqlQuery {
 
   const searching = criteria.search !== undefined;
   const orderBy = criteria.orderBy ?? (searching ? 'rank' : 'published_at');
+  if (orderBy !== 'rank') columns.add(orderBy);
   const dir = criteria.order === 'asc' ? 'ASC' : 'DESC';
   const order = (alias: string): string => {
     switch (orderBy) {
@@ -132,19 +138,20 @@ export function postListQuery(criteria: PostListFilter): SqlQuery {
   if (searching) {
     const query = searchQuerySql(criteria.search!, params);
     const rank = orderBy === 'rank' ? `ts_rank(p.rank_vector, ${query})` : 'NULL::real';
+    const hitColumns = ['id', ...columns].map((column) => `p.${column}`).join(', ');
     sources = `
     WITH hits AS MATERIALIZED (
-      SELECT ${HIT_COLUMNS}, ${rank} AS rank
+      SELECT ${hitColumns}, ${rank} AS rank
       FROM posts p
       WHERE p.organization_id = ${org} AND p.search_vector @@ ${query}
     ),
-    matches AS MATERIALIZED (
-      SELECT p.* FROM hits p
+    total AS (
+      SELECT count(*) AS total FROM hits p
       WHERE ${filter(where)}
     ),
-    total AS (SELECT count(*) AS total FROM matches),
     page AS (
-      SELECT p.id, p.rank FROM matches p
+      SELECT p.id, p.rank FROM hits p
+      WHERE ${filter(where)}
       ORDER BY ${order('p')}
       LIMIT ${params.add(criteria.limit)} OFFSET ${params.add(criteria.offset)}
     )`;

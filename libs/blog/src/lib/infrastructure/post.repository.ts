@@ -105,12 +105,16 @@ export class PostRepository {
   /**
    * A page of posts and the total. With `search`, `em` must be in a transaction: sequential scans
    * are turned off for it, so the full-text match always goes through the GIN index (the planner
-   * does not see what testing a large, out-of-line search vector row by row costs).
+   * does not see what testing a large, out-of-line search vector row by row costs), and work_mem is
+   * raised so that tens of thousands of hits are counted and ranked in memory.
    */
   async list(em: EntityManager, criteria: PostListCriteria): Promise<{ posts: PostView[]; total: number }> {
     const filter = await this.resolveFilter(em, criteria);
     if (!filter) return { posts: [], total: 0 };
-    if (filter.search !== undefined) await em.query('SET LOCAL enable_seqscan = off');
+    if (filter.search !== undefined) {
+      // Transaction-local: no sequential scan for the match, and room to keep the hits in memory.
+      await em.query("SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', '32MB', true)");
+    }
     const query = postListQuery(filter);
     const rows = rowsOf<ViewRow & { total: string }>(await em.query(query.text, query.values));
     return {
@@ -187,13 +191,14 @@ export class PostRepository {
     }
   }
 
+  /** The post's tags become exactly `tagIds` (ids differing only in case count once). */
   async replaceTags(em: EntityManager, organizationId: string, postId: string, tagIds: readonly string[]): Promise<void> {
     await em.query('DELETE FROM post_tag_links WHERE organization_id = $1 AND post_id = $2', [organizationId, postId]);
     if (tagIds.length === 0) return;
     try {
       await em.query(
         `INSERT INTO post_tag_links (organization_id, post_id, tag_id)
-         SELECT $1, $2, tag_id FROM unnest($3::uuid[]) AS tag_id`,
+         SELECT DISTINCT $1::uuid, $2::uuid, tag_id FROM unnest($3::uuid[]) AS tag_id`,
         [organizationId, postId, tagIds],
       );
     } catch (error) {

@@ -6,9 +6,9 @@ import {
   IsArray,
   IsBoolean,
   IsIn,
-  IsNotEmpty,
   IsString,
   IsUUID,
+  Matches,
   MaxLength,
 } from 'class-validator';
 import { POST_STATUSES, PostStatus } from '../../domain/post-status';
@@ -25,7 +25,7 @@ const STATUS_DOC =
 export class CreatePostDto {
   @ApiProperty({ minLength: 1, maxLength: 300, example: 'How we schedule our week' })
   @IsString()
-  @IsNotEmpty()
+  @Matches(/\S/, { message: 'must not be blank' })
   @MaxLength(300)
   readonly title!: string;
 
@@ -91,7 +91,7 @@ export class UpdatePostDto {
   @ApiPropertyOptional({ minLength: 1, maxLength: 300 })
   @OptionalNotNull()
   @IsString()
-  @IsNotEmpty()
+  @Matches(/\S/, { message: 'must not be blank' })
   @MaxLength(300)
   readonly title?: string;
 
