@@ -73,7 +73,7 @@ async function explainScenarios(scenarios, fixtures, client) {
       const execution = s.plan.find((line) => line.startsWith('Execution Time')) ?? '';
       lines.push(`### Statement ${i + 1} — ${execution}`, '', '```sql', s.text, '```', '');
       lines.push(
-        `Parameters: \`${JSON.stringify(s.values).slice(0, 600)}\``,
+        `Parameters: \`${JSON.stringify(s.values ?? []).slice(0, 600)}\``,
         '',
         '```',
         ...s.plan,
@@ -82,7 +82,35 @@ async function explainScenarios(scenarios, fixtures, client) {
       );
     });
   }
+  lines.push(...(await searchTimes(client, principal)));
   return `${lines.join('\n')}\n`;
+}
+
+/** Every benchmarked search: posts matched and the list statement's execution time. */
+async function searchTimes(client, principal) {
+  const { SEARCHES } = require('./scenarios');
+  const posts = require('./floor/posts');
+  const lines = [
+    '## Every benchmarked search',
+    '',
+    '| search | posts matched | statement execution time |',
+    '|---|---:|---:|',
+  ];
+  for (const search of SEARCHES) {
+    const statements = [];
+    const { body } = await posts.list({
+      pool: explainingPool(client, statements),
+      principal,
+      query: { search },
+    });
+    const times = statements.map((s) => s.plan.find((line) => line.startsWith('Execution Time')) ?? '');
+    const slowest = times
+      .map((t) => Number(/([\d.]+) ms/.exec(t)?.[1] ?? 0))
+      .reduce((a, b) => Math.max(a, b), 0);
+    lines.push(`| \`${search}\` | ${body.meta.total} | ${slowest.toFixed(1)} ms |`);
+  }
+  lines.push('');
+  return lines;
 }
 
 module.exports = { explainScenarios };

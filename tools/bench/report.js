@@ -215,6 +215,7 @@ function markdown(summary, findings) {
   lines.push(
     `- Load: autocannon in the harness process, ${options.connections} connections over loopback, ${options.warmup} s warm-up per server and route, then ${options.turns} runs of ${options.duration} s in turns API, floor, API, floor.`,
   );
+  if (options.nodeOptions) lines.push(`- NODE_OPTIONS for both servers: \`${options.nodeOptions}\`.`);
   lines.push(
     `- Both servers: NODE_ENV=production, LOG_LEVEL=${options.logLevel} (one JSON access-log line per request to a file), a pool of 20 connections, API-key lookups cached 5 s, rate limit on (raised to 100,000,000 a minute: counted, headers set, never refused).`,
   );

@@ -8,7 +8,7 @@
 // 3. loads each route with autocannon over loopback, in turns API, floor, API, floor, and prints the
 //    table; writes bench/results/latest.md and latest.svg (the previous ones go to history/).
 // Options: --quick, --duration=S, --warmup=S, --turns=N, --connections=N, --only=id,id,
-//          --log-level=L, --cpu-prof, --explain, --explain-only, --keep (keep the data directory),
+//          --log-level=L, --cpu-prof, --cpu-prof-floor, --explain, --explain-only, --keep (keep the data directory),
 //          --no-build, --serve, --allow-mismatch (see tools/bench/README.md).
 
 const { spawn, spawnSync, execSync } = require('node:child_process');
@@ -37,6 +37,9 @@ function parseArgs(argv) {
     // The API's production default (AppConfig): every request is logged as one JSON line.
     logLevel: typeof args['log-level'] === 'string' ? args['log-level'] : 'info',
     cpuProf: args['cpu-prof'] === true,
+    // NODE_OPTIONS for both servers (e.g. --max-semi-space-size=32), to try runtime settings.
+    nodeOptions: typeof args['node-options'] === 'string' ? args['node-options'] : '',
+    cpuProfFloor: args['cpu-prof-floor'] === true,
     keep: args.keep === true,
     build: args['no-build'] !== true,
     serve: args.serve === true,
@@ -367,9 +370,14 @@ async function countSearchMatches(client, fixtures) {
   const { SEARCHES } = require('./scenarios');
   const posts = require('./floor/posts');
   const principal = { organizationId: fixtures.organizationId };
+  // The harness's one connection, as a pool (a search runs in a transaction on a pooled client).
+  const pool = {
+    query: (text, values) => client.query(text, values),
+    connect: async () => ({ query: (text, values) => client.query(text, values), release: () => undefined }),
+  };
   const counts = {};
   for (const search of SEARCHES) {
-    const { body } = await posts.list({ pool: client, principal, query: { search, limit: '1' } });
+    const { body } = await posts.list({ pool, principal, query: { search, limit: '1' } });
     counts[search] = body.meta.total;
   }
   return counts;
@@ -479,6 +487,7 @@ async function main() {
       // Far above what the load sends: the limiter still counts every request and sets its headers.
       RATE_LIMIT_PER_MINUTE: '100000000',
     };
+    if (options.nodeOptions) env.NODE_OPTIONS = options.nodeOptions;
     const apiArgs = ['-r', './tools/register-paths.js'];
     if (options.cpuProf) apiArgs.push('--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS, 'profiles')}`);
     apiArgs.push('dist/apps/api/src/main.js');
@@ -489,9 +498,13 @@ async function main() {
       path.join(dataDir, 'api.log'),
     );
     cleanups.push(() => stopProcess(api));
+    const floorArgs = ['tools/bench/floor/server.js'];
+    if (options.cpuProfFloor) {
+      floorArgs.unshift('--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS, 'profiles', 'floor')}`);
+    }
     const floor = startProcess(
       'floor',
-      ['tools/bench/floor/server.js'],
+      floorArgs,
       { ...env, PORT: String(floorPort) },
       path.join(dataDir, 'floor.log'),
     );

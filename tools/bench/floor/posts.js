@@ -48,6 +48,37 @@ function toListItem(row) {
   };
 }
 
+async function idBySlug(db, table, organizationId, slug) {
+  const { rows } = await db.query(`SELECT id FROM ${table} WHERE organization_id = $1 AND slug = $2`, [
+    organizationId,
+    slug,
+  ]);
+  return rows[0]?.id ?? null;
+}
+
+/** PostRepository.list: slugs resolved to ids (null: nothing can match), then the one statement. */
+async function listRows(db, criteria) {
+  const { categorySlug, tagSlug, tagId, ...rest } = criteria;
+  let categoryId = criteria.categoryId?.toLowerCase();
+  if (categorySlug !== undefined) {
+    const id = await idBySlug(db, 'post_categories', criteria.organizationId, categorySlug);
+    if (id === null || (categoryId !== undefined && categoryId !== id)) return null;
+    categoryId = id;
+  }
+  const tagIds = tagId !== undefined ? [tagId.toLowerCase()] : [];
+  if (tagSlug !== undefined) {
+    const id = await idBySlug(db, 'post_tags', criteria.organizationId, tagSlug);
+    if (id === null) return null;
+    if (!tagIds.includes(id)) tagIds.push(id);
+  }
+  const filter = { ...rest, categoryId, tagIds };
+  if (filter.search !== undefined) {
+    await db.query("SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', '32MB', true)");
+  }
+  const sql = postListQuery(filter);
+  return (await db.query(sql.text, sql.values)).rows;
+}
+
 async function list({ pool, principal, query: raw }) {
   const query = knownQuery(raw, LIST_PARAMS);
   const c = new Checks();
@@ -67,7 +98,7 @@ async function list({ pool, principal, query: raw }) {
   const page = { limit: Math.min(limitIn ?? DEFAULT_POST_LIMIT, MAX_LIMIT), offset: offsetIn ?? 0 };
   const search = searchIn !== undefined && searchIn.trim() !== '' ? searchIn : undefined;
 
-  const sql = postListQuery({
+  const criteria = {
     organizationId: principal.organizationId,
     status,
     categoryId,
@@ -82,8 +113,27 @@ async function list({ pool, principal, query: raw }) {
     limit: page.limit,
     offset: page.offset,
     now: new Date(),
-  });
-  const { rows } = await pool.query(sql.text, sql.values);
+  };
+  // PostsService.list: a search runs in a transaction (its planner settings are SET LOCAL).
+  let rows;
+  if (search === undefined) rows = await listRows(pool, criteria);
+  else {
+    const client = await pool.connect();
+    try {
+      await client.query('START TRANSACTION');
+      try {
+        rows = await listRows(client, criteria);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw error;
+      }
+    } finally {
+      client.release();
+    }
+  }
+  if (rows === null)
+    return { body: { data: [], meta: { total: 0, limit: page.limit, offset: page.offset, hasMore: false } } };
   const total = Number(rows[0]?.total ?? 0);
   const data = rows.filter((row) => row.id !== null).map(toListItem);
   return {
