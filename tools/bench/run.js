@@ -511,7 +511,19 @@ async function main() {
     cleanups.push(() => stopProcess(floor));
     const apiUrl = `http://127.0.0.1:${apiPort}`;
     const floorUrl = `http://127.0.0.1:${floorPort}`;
-    await Promise.all([waitReady(api, apiUrl), waitReady(floor, floorUrl)]);
+    const spawned = Date.now();
+    const readyAfter = {};
+    await Promise.all(
+      [
+        [api, apiUrl, 'api'],
+        [floor, floorUrl, 'floor'],
+      ].map(([child, url, name]) =>
+        waitReady(child, url).then(() => (readyAfter[name] = (Date.now() - spawned) / 1000)),
+      ),
+    );
+    log(
+      `ready after ${readyAfter.api.toFixed(1)} s (API) and ${readyAfter.floor.toFixed(1)} s (floor); logs in ${dataDir}`,
+    );
     const apiRss = new RssSampler(api.pid);
     const floorRss = new RssSampler(floor.pid);
     cleanups.push(async () => {
