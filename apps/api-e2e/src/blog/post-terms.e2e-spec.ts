@@ -150,6 +150,13 @@ describe('posts: categories and tags (e2e)', () => {
       t.clock.set('2027-01-01T00:00:00.000Z');
       expect(await count()).toEqual([1, 1]);
       t.clock.set('2026-11-21T10:00:00.000Z');
+
+      // The links' copies of status and date follow every write of the post.
+      const stale = await t.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM post_tag_links l JOIN posts p ON p.id = l.post_id
+         WHERE l.post_status IS DISTINCT FROM p.status OR l.post_published_at IS DISTINCT FROM p.published_at`,
+      );
+      expect(stale).toEqual([{ n: 0 }]);
     });
 
     it('counts each post once per tag however many tags it has', async () => {

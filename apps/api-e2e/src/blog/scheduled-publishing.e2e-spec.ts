@@ -68,6 +68,14 @@ describe('posts: scheduled publishing (e2e)', () => {
     expect(all.find((item: { id: string }) => item.id === post['id']).status).toBe('published');
     expect(await counts('categories')).toEqual({ news: 1 });
     expect(await counts('tags')).toEqual({ launch: 1 });
+
+    // Once the publisher has flipped it, nothing a reader sees changes.
+    expect(await new ScheduledPostPublisher(t.dataSource, t.clock).publishDue()).toEqual([post['id']]);
+    expect(await storedStatus(post['id'])).toBe('published');
+    expect(await t.query('SELECT post_status FROM post_tag_links WHERE post_id = $1', [post['id']])).toEqual([{ post_status: 'published' }]);
+    expect((await t.api.get(`/api/v1/posts/${post['id']}`).set(a.auth).expect(200)).body.data).toEqual(read);
+    expect(await counts('categories')).toEqual({ news: 1 });
+    expect(await counts('tags')).toEqual({ launch: 1 });
   });
 
   it('publishes a due post exactly once when two publishers run at the same time', async () => {

@@ -25,9 +25,13 @@ export function effectiveStatusSql(alias: string, now: string): string {
   return `CASE WHEN ${alias}.status = 'scheduled' AND ${alias}.published_at <= ${now} THEN 'published' ELSE ${alias}.status END`;
 }
 
-/** "Is published" as a reader sees it; the same predicate feeds the status filter and post_count. */
-export function isPublishedSql(alias: string, now: string): string {
-  return `(${alias}.status = 'published' OR (${alias}.status = 'scheduled' AND ${alias}.published_at <= ${now}))`;
+/**
+ * "Is published" as a reader sees it; the same predicate feeds the status filter and post_count.
+ * `prefix` reads the copies a tag link keeps (`post_status`, `post_published_at`).
+ */
+export function isPublishedSql(alias: string, now: string, prefix: '' | 'post_' = ''): string {
+  const status = `${alias}.${prefix}status`;
+  return `(${status} = 'published' OR (${status} = 'scheduled' AND ${alias}.${prefix}published_at <= ${now}))`;
 }
 
 /**

@@ -26,11 +26,11 @@ const TABLES: Record<TermKindName, TermTable> = {
   tag: {
     table: 'post_tags',
     slugConstraint: 'post_tags_org_slug_key',
-    postCount: `(SELECT count(*) FROM post_tag_links l JOIN posts p ON p.id = l.post_id
-                 WHERE l.tag_id = x.id AND ${isPublishedSql('p', '$1')})`,
-    postCounts: `SELECT l.tag_id AS term_id, count(*) AS post_count
-                 FROM post_tag_links l JOIN posts p ON p.id = l.post_id
-                 WHERE l.organization_id = $2 AND p.organization_id = $2 AND ${isPublishedSql('p', '$1')}
+    // Links carry a copy of their post's status and date (kept by triggers): no join to posts.
+    postCount: `(SELECT count(*) FROM post_tag_links l
+                 WHERE l.organization_id = x.organization_id AND l.tag_id = x.id AND ${isPublishedSql('l', '$1', 'post_')})`,
+    postCounts: `SELECT l.tag_id AS term_id, count(*) AS post_count FROM post_tag_links l
+                 WHERE l.organization_id = $2 AND ${isPublishedSql('l', '$1', 'post_')}
                  GROUP BY l.tag_id`,
   },
 };

@@ -96,11 +96,15 @@ export class BlogInit1763700003000 implements MigrationInterface {
         CONSTRAINT posts_author_fkey FOREIGN KEY (organization_id, author_id)
           REFERENCES users (organization_id, id) ON DELETE SET NULL (author_id)
       )`);
+    // post_status / post_published_at copy the post's (kept by the triggers below), so that the
+    // published posts of every tag are counted from this table's index alone.
     await runner.query(`
       CREATE TABLE post_tag_links (
         organization_id uuid NOT NULL,
         post_id uuid NOT NULL,
         tag_id uuid NOT NULL,
+        post_status text,
+        post_published_at timestamptz,
         PRIMARY KEY (post_id, tag_id),
         CONSTRAINT post_tag_links_post_fkey FOREIGN KEY (organization_id, post_id)
           REFERENCES posts (organization_id, id) ON DELETE CASCADE,
@@ -128,11 +132,35 @@ export class BlogInit1763700003000 implements MigrationInterface {
     // The publisher's claim: due scheduled posts, oldest first, across organizations.
     await runner.query("CREATE INDEX posts_scheduled_due_idx ON posts (published_at) WHERE status = 'scheduled'");
     await runner.query('CREATE INDEX post_tag_links_tag_idx ON post_tag_links (tag_id, post_id)');
+    await runner.query(
+      'CREATE INDEX post_tag_links_org_tag_idx ON post_tag_links (organization_id, tag_id) INCLUDE (post_status, post_published_at)',
+    );
+    await runner.query(`
+      CREATE FUNCTION blog_tag_link_copy_post() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        SELECT p.status, p.published_at INTO NEW.post_status, NEW.post_published_at FROM posts p WHERE p.id = NEW.post_id;
+        RETURN NEW;
+      END $$`);
+    await runner.query(`
+      CREATE TRIGGER post_tag_links_copy_post BEFORE INSERT OR UPDATE OF post_id ON post_tag_links
+      FOR EACH ROW EXECUTE FUNCTION blog_tag_link_copy_post()`);
+    await runner.query(`
+      CREATE FUNCTION blog_post_sync_tag_links() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        UPDATE post_tag_links SET post_status = NEW.status, post_published_at = NEW.published_at WHERE post_id = NEW.id;
+        RETURN NULL;
+      END $$`);
+    await runner.query(`
+      CREATE TRIGGER posts_sync_tag_links AFTER UPDATE OF status, published_at ON posts
+      FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status OR OLD.published_at IS DISTINCT FROM NEW.published_at)
+      EXECUTE FUNCTION blog_post_sync_tag_links()`);
   }
 
   async down(runner: QueryRunner): Promise<void> {
     await runner.query('DROP TABLE post_tag_links');
     await runner.query('DROP TABLE posts');
+    await runner.query('DROP FUNCTION blog_post_sync_tag_links()');
+    await runner.query('DROP FUNCTION blog_tag_link_copy_post()');
     await runner.query('DROP FUNCTION blog_content_text(jsonb)');
     await runner.query('DROP TABLE post_tags');
     await runner.query('DROP TABLE post_categories');
