@@ -102,9 +102,8 @@ async function seed(client, options) {
   const started = Date.now();
   const step = (label) => log(`  seeded ${label} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 
-  // Triggers (the registration counter) and foreign-key checks are off while seeding: the rows are
-  // consistent by construction and the counter is set once at the end. Constraints still hold.
-  await client.query("SET session_replication_role = 'replica'");
+  // Triggers stay on: whatever the migrations keep up to date (the registration counter, the copies a
+  // tag link keeps of its post) is kept by the database itself, as it would be for the app.
 
   // Organizations and users.
   const orgs = [];
@@ -428,7 +427,7 @@ async function seed(client, options) {
   step(`${eventRows.length} events`);
 
   // Registrations: spread over the published events of each organization, never beyond an event's
-  // places; the registration_count column is then set from them, as the trigger would have.
+  // places (the trigger keeps registration_count, the CHECK holds it within slots).
   const registrationEvents = capacity
     .filter((e) => e.o === 0 && e.status === 'published' && e.slots === null)
     .map((e) => e.id);
@@ -477,10 +476,6 @@ async function seed(client, options) {
       regRows.slice(i, i + 10_000),
     );
   }
-  await client.query(`
-    UPDATE events e SET registration_count = c.n
-      FROM (SELECT event_id, count(*)::int AS n FROM event_registrations WHERE status = 'active' GROUP BY event_id) c
-     WHERE e.id = c.event_id`);
   step(`${regRows.length} registrations`);
 
   // Categories, tags, posts and their tag links.
@@ -592,7 +587,6 @@ async function seed(client, options) {
   }
   step(`${postTotal} posts`);
 
-  await client.query("SET session_replication_role = 'origin'");
   await client.query('VACUUM (ANALYZE)');
   await client.query('CHECKPOINT');
   step('VACUUM ANALYZE');
