@@ -8,6 +8,7 @@ import {
   createValidationPipe,
   jsonBodyMiddleware,
   nulByteMiddleware,
+  precomputedHeadersMiddleware,
   requestIdMiddleware,
   serveOpenApi,
 } from '@almanac/shared';
@@ -35,27 +36,32 @@ export interface AlmanacApp {
 /** Builds the fully configured application; shared by main.ts, the CLI and the e2e tests. */
 export async function createApp(options: CreateAppOptions = {}): Promise<AlmanacApp> {
   const config = options.config ?? AppConfig.fromEnv();
-  const app = await NestFactory.create<NestExpressApplication>(AppModule.register({ config, clock: options.clock, extraModules: options.extraModules }), {
-    bodyParser: false,
-    bufferLogs: true,
-    logger: options.quiet ? false : undefined,
-  });
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.register({ config, clock: options.clock, extraModules: options.extraModules }),
+    {
+      bodyParser: false,
+      bufferLogs: true,
+      logger: options.quiet ? false : undefined,
+    },
+  );
   if (!options.quiet) app.useLogger(app.get(Logger));
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.set('etag', false);
   app.use(requestIdMiddleware());
   app.use(
-    helmet({
-      contentSecurityPolicy: {
-        directives: {
-          'script-src': ["'self'"],
-          'img-src': ["'self'", 'data:', 'https://validator.swagger.io'],
-          'upgrade-insecure-requests': null,
+    precomputedHeadersMiddleware(
+      helmet({
+        contentSecurityPolicy: {
+          directives: {
+            'script-src': ["'self'"],
+            'img-src': ["'self'", 'data:', 'https://validator.swagger.io'],
+            'upgrade-insecure-requests': null,
+          },
         },
-      },
-      crossOriginEmbedderPolicy: false,
-    }),
+        crossOriginEmbedderPolicy: false,
+      }),
+    ),
   );
   app.use(jsonBodyMiddleware());
   app.use(nulByteMiddleware());

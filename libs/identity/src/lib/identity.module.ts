@@ -1,5 +1,4 @@
 import { Global, Module } from '@nestjs/common';
-import { APP_INTERCEPTOR } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminSessionGuard, SessionGuard } from './api/admin-session.guard';
 import { ApiKeyGuard } from './api/api-key.guard';
@@ -27,10 +26,10 @@ import { ApiKeyOrmEntity, OrganizationOrmEntity, UserOrmEntity } from './infrast
     AdminSessionGuard,
     IdentityService,
     IdempotencyStore,
-    { provide: APP_INTERCEPTOR, useClass: IdempotencyInterceptor },
+    IdempotencyInterceptor,
     { provide: DemoOutput, useClass: StdoutDemoOutput },
     DemoSeeder,
   ],
-  exports: [ApiKeyAuthenticator, ApiRateLimiter, ApiKeyGuard, AdminSessionService, SessionGuard, AdminSessionGuard, IdentityService],
+  exports: [IdempotencyInterceptor, IdempotencyStore, ApiKeyAuthenticator, ApiRateLimiter, ApiKeyGuard, AdminSessionService, SessionGuard, AdminSessionGuard, IdentityService],
 })
 export class IdentityModule {}

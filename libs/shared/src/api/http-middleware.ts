@@ -49,12 +49,30 @@ export function jsonBodyMiddleware(): RequestHandler {
       if (error) {
         const type = (error as { type?: string }).type;
         if (type === 'entity.too.large') {
-          return next(new HttpProblem({ status: 413, code: 'payload_too_large', detail: 'The request body is larger than 1 MiB.' }));
+          return next(
+            new HttpProblem({
+              status: 413,
+              code: 'payload_too_large',
+              detail: 'The request body is larger than 1 MiB.',
+            }),
+          );
         }
         if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-          return next(new HttpProblem({ status: 415, code: 'unsupported_media_type', detail: 'Only UTF-8 JSON is accepted.' }));
+          return next(
+            new HttpProblem({
+              status: 415,
+              code: 'unsupported_media_type',
+              detail: 'Only UTF-8 JSON is accepted.',
+            }),
+          );
         }
-        return next(new HttpProblem({ status: 400, code: 'invalid_json', detail: 'The request body is not valid JSON.' }));
+        return next(
+          new HttpProblem({
+            status: 400,
+            code: 'invalid_json',
+            detail: 'The request body is not valid JSON.',
+          }),
+        );
       }
       next();
     });
@@ -67,9 +85,40 @@ export function nulByteMiddleware(): RequestHandler {
     const errors = [...findNulBytes(req.query), ...findNulBytes(req.body)];
     if (errors.length > 0) {
       return next(
-        new HttpProblem({ status: 400, code: 'validation_failed', detail: 'The request is invalid.', errors }),
+        new HttpProblem({
+          status: 400,
+          code: 'validation_failed',
+          detail: 'The request is invalid.',
+          errors,
+        }),
       );
     }
+    next();
+  };
+}
+
+/**
+ * Helmet's headers, computed once: helmet runs a dozen middleware functions per request to set
+ * values that never change, so run it once at start-up against a recording response and replay.
+ */
+export function precomputedHeadersMiddleware(
+  middleware: (req: never, res: never, next: (error?: unknown) => void) => void,
+): RequestHandler {
+  const headers: Array<[string, string | number | readonly string[]]> = [];
+  const recorder = {
+    setHeader: (name: string, value: string | number | readonly string[]) => void headers.push([name, value]),
+    removeHeader: () => undefined,
+    getHeader: () => undefined,
+  };
+  let failed: unknown;
+  middleware(
+    { headers: {}, method: 'GET', url: '/' } as never,
+    recorder as never,
+    (error?: unknown) => (failed = error),
+  );
+  if (failed) throw failed;
+  return (_req: Request, res: Response, next: NextFunction) => {
+    for (const [name, value] of headers) res.setHeader(name, value);
     next();
   };
 }

@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { ApiPrincipal, Principal, RequireScope, V1Controller } from '@almanac/identity';
 import {
@@ -17,7 +17,6 @@ import { CreateEventDto } from './dto/create-event.dto';
 import { DeletedEventResponse, EventResponse, ListedEventResponse } from './dto/event.response';
 import { ListEventsQuery } from './dto/list-events.query';
 import { UpdateEventDto } from './dto/update-event.dto';
-import { IgnoreUnknownQuery } from './ignore-unknown-query.interceptor';
 import { toEventFields, toEventResponse, toListedEventResponse } from './event.mapper';
 
 /** The calendar date a date filter names: a date as is, a date-time's own date as written. */
@@ -31,7 +30,6 @@ export class EventsController {
 
   @Get()
   @RequireScope('events:read')
-  @UseInterceptors(IgnoreUnknownQuery(ListEventsQuery))
   @ApiOperation({
     summary: 'List events',
     description:

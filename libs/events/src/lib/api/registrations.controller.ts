@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Param, Post, Query, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { ApiPrincipal, Principal, RequireScope, V1Controller } from '@almanac/identity';
 import { ApiDataResponse, ApiListResponse, ApiProblems, ListResponse, pageOf, resolvePage, UuidParam } from '@almanac/shared';
@@ -6,7 +6,6 @@ import type { Response } from 'express';
 import { RegistrationsService } from '../application/registrations.service';
 import { CreateRegistrationDto, ListRegistrationsQuery, RegistrationResponse } from './dto/registration.dto';
 import { toRegistrationResponse } from './event.mapper';
-import { IgnoreUnknownQuery } from './ignore-unknown-query.interceptor';
 
 @V1Controller('events/:eventId/registrations', 'events')
 export class RegistrationsController {
@@ -39,7 +38,6 @@ export class RegistrationsController {
 
   @Get()
   @RequireScope('events:read')
-  @UseInterceptors(IgnoreUnknownQuery(ListRegistrationsQuery))
   @ApiOperation({ summary: "An event's registrations, by created_at then id" })
   @ApiListResponse(RegistrationResponse)
   @ApiProblems(400, 403, 404)

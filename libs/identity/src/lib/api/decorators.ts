@@ -1,10 +1,20 @@
-import { applyDecorators, Controller, createParamDecorator, ExecutionContext, UseGuards } from '@nestjs/common';
+import {
+  applyDecorators,
+  Controller,
+  createParamDecorator,
+  ExecutionContext,
+  RequestMethod,
+  UseGuards,
+  UseInterceptors,
+} from '@nestjs/common';
+import { METHOD_METADATA } from '@nestjs/common/constants';
 import { ApiBearerAuth, ApiCookieAuth, ApiTags } from '@nestjs/swagger';
 import { ApiProblems, BEARER_SCHEME, SESSION_SCHEME } from '@almanac/shared';
 import { AdminSessionInfo } from '../domain/admin-session';
 import { ApiPrincipal } from '../domain/principal';
 import { ApiKeyGuard, RequestWithPrincipal } from './api-key.guard';
 import { AdminSessionGuard, RequestWithSession } from './admin-session.guard';
+import { IdempotencyInterceptor } from './idempotency.interceptor';
 
 /**
  * A controller under `/api/v1/<path>`: bearer API key required (401), rate limited (429), and
@@ -17,7 +27,26 @@ export function V1Controller(path: string, tag: string): ClassDecorator {
     ApiBearerAuth(BEARER_SCHEME),
     ApiTags(tag),
     ApiProblems(401, 429),
+    IdempotentPosts(),
   );
+}
+
+/**
+ * `Idempotency-Key` support on every POST handler of the controller, and on nothing else: an
+ * interceptor on GET routes would cost every read its chain (measured ~40 µs and garbage per request).
+ * Method decorators run before class decorators, so the route metadata is already there.
+ */
+function IdempotentPosts(): ClassDecorator {
+  return (target) => {
+    const prototype = (target as unknown as { prototype: Record<string, unknown> }).prototype;
+    for (const name of Object.getOwnPropertyNames(prototype)) {
+      const descriptor = Object.getOwnPropertyDescriptor(prototype, name);
+      if (!descriptor || typeof descriptor.value !== 'function' || name === 'constructor') continue;
+      if (Reflect.getMetadata(METHOD_METADATA, descriptor.value) === RequestMethod.POST) {
+        UseInterceptors(IdempotencyInterceptor)(prototype, name, descriptor);
+      }
+    }
+  };
 }
 
 /**
@@ -43,8 +72,10 @@ export const Principal = createParamDecorator((_data: unknown, context: Executio
 });
 
 /** The signed-in admin: `{ userId, organizationId, role, email, name }`. Use under `AdminController`. */
-export const AdminSession = createParamDecorator((_data: unknown, context: ExecutionContext): AdminSessionInfo => {
-  const session = context.switchToHttp().getRequest<RequestWithSession>().adminSession;
-  if (!session) throw new Error('AdminSession used on a route without AdminSessionGuard');
-  return session;
-});
+export const AdminSession = createParamDecorator(
+  (_data: unknown, context: ExecutionContext): AdminSessionInfo => {
+    const session = context.switchToHttp().getRequest<RequestWithSession>().adminSession;
+    if (!session) throw new Error('AdminSession used on a route without AdminSessionGuard');
+    return session;
+  },
+);

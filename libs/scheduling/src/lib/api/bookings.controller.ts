@@ -15,7 +15,6 @@ import { ReservedMetadataKeysInterceptor } from './reserved-metadata-keys.interc
 import { toBookingResponse, toCancelledBookingResponse } from './scheduling.mappers';
 
 @V1Controller('bookings', 'bookings')
-@UseInterceptors(ReservedMetadataKeysInterceptor)
 export class BookingsController {
   constructor(private readonly bookings: BookingsService) {}
 
@@ -55,6 +54,7 @@ export class BookingsController {
   }
 
   @Post()
+  @UseInterceptors(ReservedMetadataKeysInterceptor)
   @RequireScope('bookings:write')
   @ApiOperation({
     summary: 'Create a booking',
@@ -91,6 +91,7 @@ export class BookingsController {
   }
 
   @Patch(':id')
+  @UseInterceptors(ReservedMetadataKeysInterceptor)
   @RequireScope('bookings:write')
   @ApiOperation({
     summary: 'Update a booking',
