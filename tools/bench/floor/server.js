@@ -57,11 +57,7 @@ const STATUS_TITLE = {
 const httpLogger = pinoHttp({
   level: env.LOG_LEVEL || 'info',
   genReqId: (req) => req.id,
-  customProps: () => ({}),
-  redact: {
-    paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-    remove: true,
-  },
+  quietReqLogger: true,
   serializers: {
     req: (req) => ({ id: req.id, method: req.method, url: req.url }),
     res: (res) => ({ statusCode: res.statusCode }),
