@@ -72,7 +72,8 @@ function escapeXml(text) {
 /** A horizontal bar per route: the API's throughput as a share of the floor's, with the targets. */
 function svg(summary) {
   const rows = summary.results;
-  const left = 330;
+  // Room for the longest route label (about 6.7 px a character at 12 px).
+  const left = Math.max(330, 20 + Math.ceil(Math.max(...rows.map((r) => r.scenario.label.length)) * 6.7));
   const barWidth = 420;
   const rowHeight = 30;
   const top = 56;
