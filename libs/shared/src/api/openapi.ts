@@ -15,12 +15,24 @@ export function buildOpenApiDocument(app: INestApplication, appUrl: string): Ope
         'Every error is an RFC 9457 problem (application/problem+json).',
     )
     .setVersion('1.0.0')
+    .setLicense('Proprietary', `${appUrl}/docs`)
     .addServer(appUrl)
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key: alm_ followed by 32 characters' }, BEARER_SCHEME)
     .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE }, SESSION_SCHEME)
     .build();
   const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
-  return applyV1Conventions(document);
+  return declarePublicOperations(applyV1Conventions(document));
+}
+
+/** Operations without a security requirement (health, login) say so explicitly: `security: []`. */
+function declarePublicOperations(document: OpenAPIObject): OpenAPIObject {
+  for (const item of Object.values(document.paths)) {
+    for (const method of ['get', 'put', 'post', 'delete', 'patch'] as const) {
+      const operation = item[method];
+      if (operation && !operation.security) operation.security = [];
+    }
+  }
+  return document;
 }
 
 type Json = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode } from '@nestjs/common';
-import { ApiOkResponse, ApiProperty, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { HttpProblem } from '../api/problem-details.filter';
@@ -17,12 +17,14 @@ export class HealthController {
 
   @Get('live')
   @HttpCode(200)
+  @ApiOperation({ summary: 'Liveness: the process is up' })
   @ApiOkResponse({ type: HealthStatus, description: 'The process is running' })
   live(): HealthStatus {
     return { status: 'ok' };
   }
 
   @Get('ready')
+  @ApiOperation({ summary: 'Readiness: the database answers' })
   @ApiOkResponse({ type: HealthStatus, description: 'The database is reachable' })
   @ApiProblems(503)
   async ready(): Promise<HealthStatus> {
