@@ -14,6 +14,7 @@ const bookingMetadata = dist('libs/scheduling/src/lib/domain/booking-metadata.js
 const booking = dist('libs/scheduling/src/lib/domain/booking.js');
 const money = dist('libs/events/src/lib/domain/money.js');
 const postQueries = dist('libs/blog/src/lib/infrastructure/post-queries.js');
+const eventListQuery = dist('libs/events/src/lib/infrastructure/event-list-query.js');
 
 module.exports = {
   newId: shared.newId,
@@ -35,4 +36,6 @@ module.exports = {
   isSupportedInstant: booking.isSupportedInstant,
   moneyFromDecimal: money.moneyFromDecimal,
   postListQuery: postQueries.postListQuery,
+  EVENT_COLUMNS: eventListQuery.COLUMNS,
+  eventListQuery: eventListQuery.eventListQuery,
 };

@@ -4,19 +4,13 @@
 
 const { Checks, knownQuery, isPlainObject } = require('./checks');
 const { Problem, notFound, validationFailed } = require('./problem');
-const { newId, isUuid, moneyFromDecimal } = require('./domain');
+const { newId, isUuid, moneyFromDecimal, EVENT_COLUMNS, eventListQuery } = require('./domain');
 
 const EVENT_STATUSES = ['draft', 'published', 'cancelled'];
 const MAX_LIMIT = 100;
 
-/** libs/events/src/lib/infrastructure/events.repository.ts, verbatim. */
-const COLUMNS = `
-  e.id, e.organization_id, e.site_id, e.title, e.description,
-  to_char(e.start_date, 'YYYY-MM-DD') AS start_date,
-  to_char(e.start_time, 'HH24:MI') AS start_time,
-  to_char(e.end_time, 'HH24:MI') AS end_time,
-  e.timezone, e.location, e.cost::text AS cost, e.slots, e.registration_count, e.status,
-  e.starts_at, e.ends_at, e.created_at, e.updated_at`;
+/** libs/events/src/lib/infrastructure/event-list-query.ts, from the build. */
+const COLUMNS = EVENT_COLUMNS;
 
 function slotsRemaining(row) {
   return row.slots === null ? null : Math.max(0, row.slots - row.registration_count);
@@ -79,34 +73,19 @@ async function list({ pool, principal, query: raw }) {
   const page = { limit: Math.min(limitIn ?? 50, MAX_LIMIT), offset: offsetIn ?? 0 };
   const now = new Date();
 
-  const params = [principal.organizationId];
-  const where = ['e.organization_id = $1'];
-  const add = (condition, value) => {
-    params.push(value);
-    where.push(condition.replace('?', `$${params.length}`));
+  // EventsService.list → EventsRepository.list: the statement from the API's own builder.
+  const filter = {
+    siteId,
+    status,
+    endsAfter: upcoming ? now : undefined,
+    endedBy: past ? now : undefined,
+    fromDate: startDate?.slice(0, 10),
+    toDate: endDate?.slice(0, 10),
   };
-  if (siteId !== undefined) add('e.site_id = ?', siteId);
-  if (status !== undefined) add('e.status = ?', status);
-  if (upcoming) add('e.ends_at > ?', now);
-  if (past) add('e.ends_at <= ?', now);
-  if (startDate !== undefined) add('e.start_date >= ?::date', startDate.slice(0, 10));
-  if (endDate !== undefined) add('e.start_date <= ?::date', endDate.slice(0, 10));
-  const conditions = where.join(' AND ');
-
-  const { rows } = await pool.query(
-    `SELECT ${COLUMNS}, count(*) OVER () AS total_count
-         FROM events e
-        WHERE ${conditions}
-        ORDER BY e.start_date, e.start_time NULLS FIRST, e.id
-        LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, page.limit, page.offset],
-  );
-  let total = 0;
-  if (rows.length > 0) total = Number(rows[0].total_count);
-  else if (page.offset > 0) {
-    const counted = await pool.query(`SELECT count(*) AS total FROM events e WHERE ${conditions}`, params);
-    total = Number(counted.rows[0]?.total ?? 0);
-  }
+  const sql = eventListQuery(principal.organizationId, filter, page);
+  const result = await pool.query(sql.text, sql.values);
+  const total = Number(result.rows[0]?.total ?? 0);
+  const rows = result.rows.filter((row) => row.id !== null);
   const data = rows.map((row) => toListed(row, includeCounts === true));
   return {
     body: {

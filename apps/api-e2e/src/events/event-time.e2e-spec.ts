@@ -73,6 +73,27 @@ describe('events upcoming / past (e2e)', () => {
     });
   });
 
+  it('keeps the events furthest behind UTC while they last (the list bounds start_date for upcoming)', async () => {
+    // UTC-12: 2026-11-20 ends at 2026-11-21T12:00Z, a day and a half after its start_date's UTC midnight.
+    t.clock.set('2026-11-21T11:30:00.000Z');
+    await make('utc-12-yesterday', { start_date: '2026-11-20', timezone: 'Etc/GMT+12' });
+    await make('utc-12-two-days-ago', { start_date: '2026-11-19', timezone: 'Etc/GMT+12' });
+    await make('utc-today', { start_date: '2026-11-21', start_time: '12:00' });
+    expect(await split()).toEqual({ upcoming: ['utc-12-yesterday', 'utc-today'], past: ['utc-12-two-days-ago'] });
+    const page = await t.api.get('/api/v1/events?upcoming=true&limit=1').set(a.auth).expect(200);
+    expect(page.body.data.map((e: { title: string }) => e.title)).toEqual(['utc-12-yesterday']);
+    expect(page.body.meta).toEqual({ total: 2, limit: 1, offset: 0, hasMore: true });
+    const beyond = await t.api.get('/api/v1/events?upcoming=true&offset=5').set(a.auth).expect(200);
+    expect(beyond.body).toEqual({ data: [], meta: { total: 2, limit: 50, offset: 5, hasMore: false } });
+
+    // The largest offset behind UTC the tz database knows: Manila's local mean time until 1844 (-15:56).
+    t.clock.set('1844-12-30T15:00:00.000Z');
+    await make('manila-1844', { start_date: '1844-12-29', timezone: 'Asia/Manila' });
+    const [row] = await t.query<{ ends_at: Date }>("SELECT ends_at FROM events WHERE organization_id = $1 AND title = 'manila-1844'", [a.orgId]);
+    expect(row!.ends_at.getTime() - Date.parse('1844-12-29T00:00:00Z')).toBeGreaterThan(39 * 3600 * 1000);
+    expect((await split()).upcoming).toEqual(['manila-1844', 'utc-12-two-days-ago', 'utc-12-yesterday', 'utc-today']);
+  });
+
   it('is DST-correct in spring (Europe/Paris, 23-hour day)', async () => {
     // Clocks go 02:00 → 03:00 on 2026-03-29; that day ends at 22:00 UTC, not 23:00.
     await make('paris-dst-day', { start_date: '2026-03-29', timezone: 'Europe/Paris' });

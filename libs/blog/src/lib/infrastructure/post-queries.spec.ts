@@ -51,6 +51,27 @@ describe('post queries', () => {
     expect(query.text.match(/EXISTS \(SELECT 1 FROM post_tag_links l WHERE l\.post_id = p\.id AND l\.tag_id = \$\d+\)/g)).toHaveLength(4); // in the count and in the page
   });
 
+  it('counts a lone tag filter from the links alone, and anything more from the posts', () => {
+    const alone = postListQuery({ ...base, tagIds: ['a'] });
+    expect(alone.text).toMatch(/total AS \(\s*SELECT count\(\*\) AS total FROM post_tag_links l\s*WHERE l\.organization_id = \$2 AND l\.tag_id = \$3\s*\)/);
+    expect(alone.values.slice(1, 3)).toEqual([base.organizationId, 'a']);
+    // The page still reads the posts, through the same EXISTS.
+    expect(alone.text).toMatch(/page AS \(\s*SELECT p\.id, NULL::real AS rank FROM posts p\s*WHERE p\.organization_id = \$2\s*AND EXISTS \(SELECT 1 FROM post_tag_links l WHERE l\.post_id = p\.id AND l\.tag_id = \$3\)/);
+    const withMore: object[] = [
+      { status: 'published' },
+      { status: 'draft' },
+      { categoryId: 'c' },
+      { authorId: 'u' },
+      { featuredOnly: true },
+      { tagIds: ['a', 'b'] },
+    ];
+    for (const extra of withMore) {
+      expect(postListQuery({ ...base, tagIds: ['a'], ...extra }).text).toMatch(/total AS \(\s*SELECT count\(\*\) AS total FROM posts p/);
+    }
+    expect(postListQuery({ ...base, tagIds: ['a'], search: 'x' }).text).toMatch(/total AS \(\s*SELECT count\(\*\) AS total FROM hits p/);
+    expect(postListQuery(base).text).toMatch(/total AS \(\s*SELECT count\(\*\) AS total FROM posts p/);
+  });
+
   it.each<[string, object, RegExp]>([
     ['published_at desc, nulls last, by default', {}, /ORDER BY p\.published_at DESC NULLS LAST, p\.id DESC/],
     ['published_at asc, nulls last', { order: 'asc' }, /ORDER BY p\.published_at ASC NULLS LAST, p\.id ASC/],

@@ -116,8 +116,9 @@ export function postListQuery(criteria: PostListFilter): SqlQuery {
 
   if (criteria.categoryId) where.push(`p.category_id = ${params.add(criteria.categoryId)}`);
   // EXISTS, not a join: a post matches once however many links it has.
-  for (const tagId of criteria.tagIds) {
-    where.push(`EXISTS (SELECT 1 FROM post_tag_links l WHERE l.post_id = p.id AND l.tag_id = ${params.add(tagId)})`);
+  const tagParams = criteria.tagIds.map((tagId) => params.add(tagId));
+  for (const tagParam of tagParams) {
+    where.push(`EXISTS (SELECT 1 FROM post_tag_links l WHERE l.post_id = p.id AND l.tag_id = ${tagParam})`);
   }
   if (criteria.authorId) where.push(`p.author_id = ${params.add(criteria.authorId)}`);
   if (criteria.featuredOnly) where.push('p.is_featured');
@@ -161,10 +162,18 @@ export function postListQuery(criteria: PostListFilter): SqlQuery {
     )`;
   } else {
     const conditions = filter([`p.organization_id = ${org}`, ...where]);
+    // A single tag and nothing else: the posts matching are exactly the organization's links to
+    // that tag (one link per post and tag, the primary key; a link's organization is its post's, the
+    // foreign key), so the links' index counts them without visiting the posts.
+    const tagOnly = tagParams.length === 1 && where.length === 1;
+    const countSql = tagOnly
+      ? `SELECT count(*) AS total FROM post_tag_links l
+      WHERE l.organization_id = ${org} AND l.tag_id = ${tagParams[0]}`
+      : `SELECT count(*) AS total FROM posts p
+      WHERE ${conditions}`;
     sources = `
     WITH total AS (
-      SELECT count(*) AS total FROM posts p
-      WHERE ${conditions}
+      ${countSql}
     ),
     page AS (
       SELECT p.id, NULL::real AS rank FROM posts p

@@ -5,7 +5,10 @@ import { Event } from '../domain/event';
 import { SlotsBelowRegistrationsError } from '../domain/event-errors';
 import { EventStatus } from '../domain/event-status';
 import { moneyFromDecimal, moneyToDecimal } from '../domain/money';
+import { COLUMNS, EventListFilter, eventListQuery } from './event-list-query';
 import { returnedRows } from './returned-rows';
+
+export type { EventListFilter } from './event-list-query';
 
 interface EventRow {
   id: string;
@@ -28,27 +31,7 @@ interface EventRow {
   updated_at: Date;
 }
 
-/** Dates and times leave PostgreSQL as text in the API's formats, money as exact decimal text. */
-const COLUMNS = `
-  e.id, e.organization_id, e.site_id, e.title, e.description,
-  to_char(e.start_date, 'YYYY-MM-DD') AS start_date,
-  to_char(e.start_time, 'HH24:MI') AS start_time,
-  to_char(e.end_time, 'HH24:MI') AS end_time,
-  e.timezone, e.location, e.cost::text AS cost, e.slots, e.registration_count, e.status,
-  e.starts_at, e.ends_at, e.created_at, e.updated_at`;
 
-export interface EventListFilter {
-  siteId?: string;
-  status?: EventStatus;
-  /** Only events not yet ended at this instant. */
-  endsAfter?: Date;
-  /** Only events ended at this instant. */
-  endedBy?: Date;
-  /** start_date on or after (YYYY-MM-DD). */
-  fromDate?: string;
-  /** start_date on or before (YYYY-MM-DD). */
-  toDate?: string;
-}
 
 function toDomain(row: EventRow): Event {
   return Event.restore({
@@ -140,36 +123,22 @@ export class EventsRepository {
   }
 
   /**
-   * A page of events in list order and the total, in one round trip (`count(*) OVER ()`); only a page
-   * past the end needs a second query for the total. Registration counts are columns of the row, so
-   * they cost nothing whatever the page size.
+   * A page of events in list order and the total, in one statement: the count in its own CTE, the
+   * page in another with its LIMIT, so that the page stops after `limit` rows on the list index
+   * instead of visiting every match (as `count(*) OVER ()` must). Always returns one row at least:
+   * when the page is empty, a single row with `id` null carries the total. Registration counts are
+   * columns of the row, so they cost nothing whatever the page size.
+   *
+   * `endsAfter` also bounds the page's start_date from below (see `earliestStartDateEndingAfter`):
+   * the bound is implied by `ends_at > endsAfter`, so it changes no result, but it lets the list index
+   * `(organization_id, start_date, start_time, id)` start its range scan at the right place.
    */
   async list(em: EntityManager, organizationId: string, filter: EventListFilter, page: Page): Promise<{ events: Event[]; total: number }> {
-    const params: unknown[] = [organizationId];
-    const where = ['e.organization_id = $1'];
-    const add = (condition: string, value: unknown) => {
-      params.push(value);
-      where.push(condition.replace('?', `$${params.length}`));
+    const { text, values } = eventListQuery(organizationId, filter, page);
+    const rows: ((EventRow & { total: string }) | { id: null; total: string })[] = await em.query(text, values);
+    return {
+      total: Number(rows[0]?.total ?? 0),
+      events: rows.filter((row): row is EventRow & { total: string } => row.id !== null).map(toDomain),
     };
-    if (filter.siteId !== undefined) add('e.site_id = ?', filter.siteId);
-    if (filter.status !== undefined) add('e.status = ?', filter.status);
-    if (filter.endsAfter !== undefined) add('e.ends_at > ?', filter.endsAfter);
-    if (filter.endedBy !== undefined) add('e.ends_at <= ?', filter.endedBy);
-    if (filter.fromDate !== undefined) add('e.start_date >= ?::date', filter.fromDate);
-    if (filter.toDate !== undefined) add('e.start_date <= ?::date', filter.toDate);
-    const conditions = where.join(' AND ');
-
-    const rows: (EventRow & { total_count: string })[] = await em.query(
-      `SELECT ${COLUMNS}, count(*) OVER () AS total_count
-         FROM events e
-        WHERE ${conditions}
-        ORDER BY e.start_date, e.start_time NULLS FIRST, e.id
-        LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, page.limit, page.offset],
-    );
-    if (rows.length > 0) return { events: rows.map(toDomain), total: Number(rows[0]!.total_count) };
-    if (page.offset === 0) return { events: [], total: 0 };
-    const counted: { total: string }[] = await em.query(`SELECT count(*) AS total FROM events e WHERE ${conditions}`, params);
-    return { events: [], total: Number(counted[0]?.total ?? 0) };
   }
 }
