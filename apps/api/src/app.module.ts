@@ -5,8 +5,6 @@ import { EventsModule } from '@almanac/events';
 import { IdentityModule } from '@almanac/identity';
 import { SchedulingModule } from '@almanac/scheduling';
 import { AppConfig, Clock, DatabaseModule, SharedModule } from '@almanac/shared';
-import { LoggerModule } from 'nestjs-pino';
-import type { IncomingMessage } from 'node:http';
 import { ALL_MIGRATIONS } from './migrations';
 
 export interface AppModuleOptions {
@@ -23,19 +21,6 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        LoggerModule.forRoot({
-          pinoHttp: {
-            level: config.logLevel,
-            genReqId: (req: IncomingMessage) => (req as IncomingMessage & { id: string }).id,
-            quietReqLogger: true,
-            // Whitelisting serializers: no header (Authorization, Cookie) or body ever reaches the log.
-            serializers: {
-              req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
-              res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-            },
-            autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') },
-          },
-        }),
         SharedModule.forRoot({ config, clock: options.clock }),
         DatabaseModule.forRoot({ migrations: ALL_MIGRATIONS }),
         IdentityModule,
