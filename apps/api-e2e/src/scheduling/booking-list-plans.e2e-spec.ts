@@ -1,3 +1,4 @@
+import { SqlClient } from '@almanac/shared';
 import { createTestApp, Tenant, TestApp } from '../support/test-app';
 import { createEventType, createSchedule, SCHEDULING_TEST_CONFIG } from './scheduling-helpers';
 
@@ -33,11 +34,21 @@ describe('booking list query plans (e2e)', () => {
       );
     }
     await t.query('ANALYZE bookings');
+    const capture = (sql: string, params?: unknown[]): void => {
+      if (/count\(\*\) OVER \(\) AS total FROM bookings/.test(sql)) captured = { sql, params: params ?? [] };
+    };
     const original = t.dataSource.query.bind(t.dataSource);
     t.dataSource.query = (async (sql: string, params?: unknown[], runner?: unknown) => {
-      if (/count\(\*\) OVER \(\) AS total FROM bookings/.test(sql)) captured = { sql, params: params ?? [] };
+      capture(sql, params);
       return (original as (...args: unknown[]) => Promise<unknown>)(sql, params, runner);
     }) as typeof t.dataSource.query;
+    // Statements outside transactions take SqlClient's thin path straight on the pool.
+    const sqlClient = t.app.get(SqlClient);
+    const thin = sqlClient.query.bind(sqlClient);
+    sqlClient.query = (async (sql: string, params?: unknown[]) => {
+      capture(sql, params);
+      return thin(sql, params);
+    }) as typeof sqlClient.query;
   });
   afterAll(async () => t.close());
 

@@ -5,6 +5,7 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
 import { MigrationClass, runMigrationsLocked } from './migrations';
+import { SqlClient } from './sql-client';
 
 /** Holds the embedded server (when one was started) so it can be stopped after the pool closes. */
 @Injectable()
@@ -47,7 +48,7 @@ export interface DatabaseModuleOptions {
 @Module({})
 export class DatabaseServerModule {
   static forRoot(): DynamicModule {
-    return { module: DatabaseServerModule, providers: [DatabaseServer], exports: [DatabaseServer] };
+    return { module: DatabaseServerModule, providers: [DatabaseServer, SqlClient], exports: [DatabaseServer, SqlClient] };
   }
 }
 

@@ -1,10 +1,11 @@
+import { SqlClient } from '@almanac/shared';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Booking } from '../domain/booking';
 import type { BookingMetadata } from '../domain/booking-metadata';
 import type { BookingStatus } from '../domain/booking-status';
 import type { LocationType } from '../domain/location-type';
-import { likeLiteral, pageWithTotal, Params, rowsOf, setClause, translateBookingWriteError } from './sql';
+import { likeLiteral, pageWithTotal, Params, rowsOf, RunSql, setClause, translateBookingWriteError } from './sql';
 
 export interface BookingRow {
   id: string;
@@ -113,11 +114,25 @@ const CHANGE_COLUMNS: Readonly<Record<keyof BookingChanges, string>> = {
 
 @Injectable()
 export class BookingRepository {
+  private readonly thin: RunSql;
+
+  constructor(private readonly sql: SqlClient) {
+    this.thin = async <R>(text: string, params: unknown[]) => (await sql.query<R>(text, params)).rows;
+  }
+
+  /**
+   * Where a statement runs: outside a transaction (the data source's own manager) straight on the
+   * pool through SqlClient, the hot path; inside one, through the transaction's EntityManager.
+   */
+  private runner(em: EntityManager): RunSql {
+    if (this.sql.handles(em)) return this.thin;
+    return <R>(text: string, params: unknown[]) => rowsOf<R>(em, text, params);
+  }
+
   /** Throws `BookingOverlapError` when the time is taken, `InvalidReferenceError` when a referenced row vanished. */
   async insert(em: EntityManager, b: Booking): Promise<Booking> {
     try {
-      const rows = await rowsOf<BookingRow>(
-        em,
+      const rows = await this.runner(em)<BookingRow>(
         `INSERT INTO bookings (${BOOKING_COLUMNS})
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
          RETURNING ${BOOKING_COLUMNS}`,
@@ -151,8 +166,7 @@ export class BookingRepository {
   }
 
   async findById(em: EntityManager, organizationId: string, id: string): Promise<Booking | null> {
-    const rows = await rowsOf<BookingRow>(
-      em,
+    const rows = await this.runner(em)<BookingRow>(
       `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE organization_id = $1 AND id = $2`,
       [organizationId, id],
     );
@@ -177,8 +191,7 @@ export class BookingRepository {
     let where = `organization_id = ${p.add(organizationId)} AND id = ${p.add(id)}`;
     if (expectedStatus) where += ` AND status = ${p.add(expectedStatus)}`;
     try {
-      const rows = await rowsOf<BookingRow>(
-        em,
+      const rows = await this.runner(em)<BookingRow>(
         `UPDATE bookings SET ${set} WHERE ${where} RETURNING ${BOOKING_COLUMNS}`,
         p.values,
       );
@@ -220,7 +233,7 @@ export class BookingRepository {
     const limit = p.add(page.limit);
     const offset = p.add(page.offset);
     const { rows, total } = await pageWithTotal<BookingRow>(
-      em,
+      this.runner(em),
       `SELECT ${BOOKING_COLUMNS}, count(*) OVER () AS total FROM bookings WHERE ${condition}
        ORDER BY start_time, id LIMIT ${limit} OFFSET ${offset}`,
       `SELECT count(*) AS total FROM bookings WHERE ${condition}`,
@@ -243,11 +256,10 @@ export class BookingRepository {
     schedule: { found: false } | { found: true; timezone: string };
     eventType: { found: false } | { found: true; title: string; locationType: LocationType } | null;
   }> {
-    const [row] = await rowsOf<{
+    const [row] = await this.runner(em)<{
       schedule_timezone: string | null;
       event_type: { title: string; location_type: LocationType } | null;
     }>(
-      em,
       `SELECT
          (SELECT timezone FROM schedules WHERE organization_id = $1 AND id = $2) AS schedule_timezone,
          (SELECT json_build_object('title', title, 'location_type', location_type) FROM event_types

@@ -29,6 +29,9 @@ export async function rowsOf<R>(em: EntityManager, sql: string, params: unknown[
   return flatten<R>(await em.query(sql, params));
 }
 
+/** Runs one parameterised statement and returns its rows (a repository's thin path, see SqlClient). */
+export type RunSql = <R>(sql: string, params: unknown[]) => Promise<R[]>;
+
 /** `count(*) OVER ()` comes back as bigint text. */
 export function toCount(value: unknown): number {
   return value === undefined || value === null ? 0 : Number(value);
@@ -39,16 +42,17 @@ export function toCount(value: unknown): number {
  * empty and carries no count, so the total is read once more without the page.
  */
 export async function pageWithTotal<R extends { total?: unknown }>(
-  em: EntityManager,
+  em: EntityManager | RunSql,
   pageSql: string,
   countSql: string,
   params: unknown[],
   offset: number,
 ): Promise<{ rows: R[]; total: number }> {
-  const rows = await rowsOf<R>(em, pageSql, params);
+  const run: RunSql = typeof em === 'function' ? em : (sql, values) => rowsOf(em, sql, values);
+  const rows = await run<R>(pageSql, params);
   if (rows.length > 0) return { rows, total: toCount(rows[0]!.total) };
   if (offset === 0) return { rows, total: 0 };
-  const [count] = await rowsOf<{ total: unknown }>(em, countSql, params.slice(0, -2));
+  const [count] = await run<{ total: unknown }>(countSql, params.slice(0, -2));
   return { rows, total: toCount(count?.total) };
 }
 

@@ -1,0 +1,45 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { Pool } from 'pg';
+import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+
+export interface SqlResult<R> {
+  rows: R[];
+  /** Rows inserted, updated, deleted or returned. */
+  rowCount: number;
+}
+
+/**
+ * A thin path for hot single statements outside transactions: parameterised SQL straight on the pg
+ * pool TypeORM owns (same connections, same type parsers), without a QueryRunner per statement.
+ * Errors come back as TypeORM's `QueryFailedError` with the pg error as `driverError`, as from
+ * `dataSource.query`, so `pgErrorOf` and the global filter read them the same way.
+ * Transactions keep going through their EntityManager.
+ */
+@Injectable()
+export class SqlClient {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  private get pool(): Pool {
+    return (this.dataSource.driver as PostgresDriver).master as Pool;
+  }
+
+  async query<R>(sql: string, params: unknown[] = []): Promise<SqlResult<R>> {
+    let result;
+    try {
+      result = await this.pool.query(sql, params);
+    } catch (error) {
+      throw new QueryFailedError(sql, params, error as Error);
+    }
+    return { rows: result.rows as R[], rowCount: result.rowCount ?? 0 };
+  }
+
+  /**
+   * True when `em` is this data source's own manager, outside any transaction: a statement run
+   * through it may take the thin path instead.
+   */
+  handles(em: EntityManager): boolean {
+    return em.queryRunner === undefined && em.connection === this.dataSource;
+  }
+}
