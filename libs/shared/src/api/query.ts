@@ -18,8 +18,3 @@ export function QueryInt(): PropertyDecorator {
     return value;
   });
 }
-
-/** Trims nothing, coerces nothing: a repeated parameter (`?a=1&a=2`) stays an array and fails validation. */
-export function QueryString(): PropertyDecorator {
-  return Transform(({ value }) => value);
-}

@@ -22,10 +22,6 @@ export class DatabaseServer implements OnApplicationShutdown {
     return this.embedded.url;
   }
 
-  /** True when the embedded cluster was created by this start (first start on an empty data dir). */
-  get createdFreshCluster(): boolean {
-    return this.embedded?.created ?? false;
-  }
 
   async onApplicationShutdown(): Promise<void> {
     if (this.embedded) {

@@ -3,7 +3,6 @@ export const PG_UNIQUE_VIOLATION = '23505';
 export const PG_FOREIGN_KEY_VIOLATION = '23503';
 export const PG_EXCLUSION_VIOLATION = '23P01';
 export const PG_CHECK_VIOLATION = '23514';
-export const PG_LOCK_NOT_AVAILABLE = '55P03';
 
 /** The SQLSTATE and constraint of a failed query, whatever wrapper the driver or ORM put around it. */
 export function pgErrorOf(error: unknown): { code?: string; constraint?: string } {

@@ -20,7 +20,7 @@ export class CalendarIntegrationController {
     @Body() body: PutCalendarIntegrationDto,
   ): Promise<{ data: CalendarIntegrationResponse }> {
     assertOwnOrganization(admin.organizationId, organizationId);
-    const { integration } = await this.integrations.put(organizationId, {
+    const integration = await this.integrations.put(organizationId, {
       provider: body.provider,
       url: body.url,
       scheduleId: body.schedule_id,

@@ -31,23 +31,22 @@ export class CalendarIntegrationService {
     return this.dataSource.getRepository(CalendarIntegrationOrmEntity).findOneBy({ organizationId });
   }
 
-  /** Creates or replaces the organization's integration; returns it and whether it was created. */
-  async put(organizationId: string, input: IntegrationInput): Promise<{ integration: CalendarIntegrationOrmEntity; created: boolean }> {
+  /** Creates or replaces the organization's integration and returns it (one statement). */
+  async put(organizationId: string, input: IntegrationInput): Promise<CalendarIntegrationOrmEntity> {
     if (!(await this.bookings.scheduleExists(organizationId, input.scheduleId))) {
       throw new InvalidReferenceError('schedule_id');
     }
-    const now = this.clock.now();
-    const rows: Array<CalendarIntegrationOrmEntity & { inserted: boolean }> = await this.dataSource.query(
+    const rows: CalendarIntegrationOrmEntity[] = await this.dataSource.query(
       `INSERT INTO calendar_integrations (id, organization_id, provider, url, schedule_id, name, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
        ON CONFLICT (organization_id) DO UPDATE
          SET provider = EXCLUDED.provider, url = EXCLUDED.url, schedule_id = EXCLUDED.schedule_id,
              name = EXCLUDED.name, updated_at = EXCLUDED.updated_at
-       RETURNING id, (xmax = 0) AS inserted`,
-      [newId(), organizationId, input.provider, input.url, input.scheduleId, input.name ?? 'External calendar', now],
+       RETURNING id, organization_id AS "organizationId", provider, url, schedule_id AS "scheduleId", name,
+                 created_at AS "createdAt", updated_at AS "updatedAt", last_synced_at AS "lastSyncedAt"`,
+      [newId(), organizationId, input.provider, input.url, input.scheduleId, input.name ?? 'External calendar', this.clock.now()],
     );
-    const integration = await this.get(organizationId);
-    return { integration: integration!, created: rows[0]!.inserted };
+    return rows[0]!;
   }
 
   async remove(organizationId: string): Promise<string> {
