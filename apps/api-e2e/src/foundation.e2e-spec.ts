@@ -83,6 +83,34 @@ describe('foundation (e2e)', () => {
     expect(await t.query('SELECT 1 FROM schedules WHERE organization_id = $1', [a.orgId])).toHaveLength(0);
   });
 
+  it('refuses NUL characters in the query string, naming the parameter, and in body and query together', async () => {
+    const a = await t.tenant();
+    const query = await t.api.get('/api/v1/bookings?attendee_email=a%00b&limit=5').set(a.auth).expect(400);
+    expect(query.body.code).toBe('validation_failed');
+    expect(query.body.errors).toEqual([expect.objectContaining({ field: 'attendee_email' })]);
+    const both = await t.api.post('/api/v1/schedules?x=%00').set(a.auth).send({ name: 'a\u0000b' }).expect(400);
+    expect(both.body.errors.map((e: { field: string }) => e.field)).toEqual(['x', 'name']);
+    // An encoded percent sign followed by 00 is not a NUL.
+    await t.api.get('/api/v1/bookings?attendee_email=a%2500b').set(a.auth).expect(200);
+    expect(await t.query('SELECT 1 FROM schedules WHERE organization_id = $1', [a.orgId])).toHaveLength(0);
+  });
+
+  it('answers JSON with an exact Content-Length and the JSON media type, and HEAD without a body', async () => {
+    const a = await t.tenant();
+    const res = await t.api.get('/api/v1/schedules').set(a.auth).expect(200);
+    expect(res.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.text));
+    expect(res.headers['x-request-id']).toBeDefined();
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    const created = await t.api.post('/api/v1/schedules').set(a.auth).send({ name: 'Ünïcødé ✓' }).expect(201);
+    expect(Number(created.headers['content-length'])).toBe(Buffer.byteLength(created.text));
+    expect(created.body.data.name).toBe('Ünïcødé ✓');
+    const after = await t.api.get('/api/v1/schedules').set(a.auth).expect(200);
+    const head = await t.raw().head('/api/v1/schedules').set(a.auth).expect(200);
+    expect(head.headers['content-length']).toBe(after.headers['content-length']);
+    expect(head.text).toBeUndefined();
+  });
+
   it('documents every error response as a problem, and each operation with its security scheme', () => {
     const paths = t.document['paths'] as Record<string, Record<string, any>>;
     let operations = 0;

@@ -2,19 +2,20 @@ import { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import {
+  AlmanacExpressAdapter,
   AppConfig,
   buildOpenApiDocument,
   Clock,
   createValidationPipe,
+  type FrontDoorStep,
   jsonBodyMiddleware,
-  nulByteMiddleware,
-  precomputedHeadersMiddleware,
-  requestIdMiddleware,
+  precomputedHeadersStep,
+  requestIdStep,
   serveOpenApi,
 } from '@almanac/shared';
 import helmet from 'helmet';
 import { Logger, PinoLogger } from 'nestjs-pino';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type HttpLogger, pinoHttp } from 'pino-http';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { AppModule } from './app.module';
@@ -40,8 +41,8 @@ export interface AlmanacApp {
  * pino instance Nest's own logs go through. Mounted as a plain Express middleware rather than through
  * nestjs-pino's LoggerModule, whose per-request AsyncLocalStorage context (promise hooks on every
  * promise once enabled) and route-matched Nest middleware cost ~30–60 µs of CPU per request; nothing
- * read that context (the error filter logs the request id itself). Runs right after the request id,
- * so requests refused by the body middlewares are logged too.
+ * read that context (the error filter logs the request id itself). Runs on the raw request right
+ * after the request id (see AlmanacExpressAdapter), so every request that reaches Express is logged.
  */
 function accessLogMiddleware(config: AppConfig): HttpLogger<IncomingMessage> {
   return pinoHttp({
@@ -61,23 +62,10 @@ function accessLogMiddleware(config: AppConfig): HttpLogger<IncomingMessage> {
 export async function createApp(options: CreateAppOptions = {}): Promise<AlmanacApp> {
   const config = options.config ?? AppConfig.fromEnv();
   const accessLog = accessLogMiddleware(config);
-  const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.register({ config, clock: options.clock, extraModules: options.extraModules }),
-    {
-      bodyParser: false,
-      bufferLogs: true,
-      logger: options.quiet ? false : undefined,
-    },
-  );
-  // Nest's own logs as JSON through the same pino instance (nestjs-pino's Logger, used without its module).
-  if (!options.quiet) app.useLogger(new Logger(new PinoLogger({ pinoHttp: { logger: accessLog.logger } }), {}));
-  app.disable('x-powered-by');
-  app.set('trust proxy', false);
-  app.set('etag', false);
-  app.use(requestIdMiddleware());
-  app.use(accessLog);
-  app.use(
-    precomputedHeadersMiddleware(
+  const frontDoor: FrontDoorStep[] = [
+    requestIdStep(),
+    (req: IncomingMessage, res: ServerResponse) => accessLog(req, res),
+    precomputedHeadersStep(
       helmet({
         contentSecurityPolicy: {
           directives: {
@@ -89,9 +77,22 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Almanac
         crossOriginEmbedderPolicy: false,
       }),
     ),
+  ];
+  const app = await NestFactory.create<NestExpressApplication>(
+    AppModule.register({ config, clock: options.clock, extraModules: options.extraModules }),
+    new AlmanacExpressAdapter(frontDoor),
+    {
+      bodyParser: false,
+      bufferLogs: true,
+      logger: options.quiet ? false : undefined,
+    },
   );
+  // Nest's own logs as JSON through the same pino instance (nestjs-pino's Logger, used without its module).
+  if (!options.quiet) app.useLogger(new Logger(new PinoLogger({ pinoHttp: { logger: accessLog.logger } }), {}));
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  app.set('etag', false);
   app.use(jsonBodyMiddleware());
-  app.use(nulByteMiddleware());
   app.useGlobalPipes(createValidationPipe());
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
   const document = buildOpenApiDocument(app, config.appUrl);

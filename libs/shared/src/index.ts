@@ -14,6 +14,7 @@ export * from './api/query';
 export * from './api/pagination';
 export * from './api/swagger';
 export * from './api/http-middleware';
+export * from './api/express-adapter';
 export * from './api/openapi';
 export * from './api/params';
 export * from './shared.module';

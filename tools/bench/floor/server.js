@@ -174,7 +174,9 @@ async function handle(req, res) {
     const path = mark === -1 ? req.url : req.url.slice(0, mark);
     const query = mark === -1 ? {} : querystring.parse(req.url.slice(mark + 1));
     const body = await readJsonBody(req);
-    const nul = [...findNulBytes(query), ...findNulBytes(body)];
+    // As the API: the parsed query is searched only when the raw URL holds an encoded NUL.
+    const nul = findNulBytes(body);
+    if (req.url.includes('%00')) nul.unshift(...findNulBytes(query));
     if (nul.length > 0) throw new Problem(400, 'validation_failed', 'The request is invalid.', nul);
 
     if (req.method === 'GET' && path === '/health/ready') {

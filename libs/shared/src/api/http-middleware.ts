@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { json } from 'express';
 import { findNulBytes } from './validation';
@@ -6,14 +7,16 @@ import { HttpProblem } from './problem-details.filter';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
+/** Work done on the raw Node request and response before Express sees them (see AlmanacExpressAdapter). */
+export type FrontDoorStep = (req: IncomingMessage, res: ServerResponse) => void;
+
 /** Takes `X-Request-Id` from the request when it is well-formed, otherwise makes one, and echoes it. */
-export function requestIdMiddleware(): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => {
+export function requestIdStep(): FrontDoorStep {
+  return (req, res) => {
     const given = req.headers['x-request-id'];
     const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    (req as Request & { id: string }).id = id;
+    (req as IncomingMessage & { id: string }).id = id;
     res.setHeader('X-Request-Id', id);
-    next();
   };
 }
 
@@ -27,14 +30,15 @@ function hasBody(req: Request): boolean {
 
 /**
  * JSON bodies only, at most 1 MiB. Errors become problems: 415 for another media type, 413 when
- * too large, 400 `invalid_json` when unparseable, 400 `validation_failed` for NUL characters.
+ * too large, 400 `invalid_json` when unparseable, 400 `validation_failed` for NUL characters in the
+ * body or the query string.
  */
 export function jsonBodyMiddleware(): RequestHandler {
   const parse = json({ limit: MAX_BODY_BYTES, strict: false, type: () => true });
   return (req: Request, res: Response, next: NextFunction) => {
     if (!hasBody(req)) {
       req.body = undefined;
-      return next();
+      return next(nulByteProblem(req));
     }
     if (!req.is(['application/json', 'application/*+json'])) {
       return next(
@@ -74,36 +78,35 @@ export function jsonBodyMiddleware(): RequestHandler {
           }),
         );
       }
-      next();
+      next(nulByteProblem(req));
     });
   };
 }
 
-/** Rejects NUL characters anywhere in the body or the query string. */
-export function nulByteMiddleware(): RequestHandler {
-  return (req: Request, _res: Response, next: NextFunction) => {
-    const errors = [...findNulBytes(req.query), ...findNulBytes(req.body)];
-    if (errors.length > 0) {
-      return next(
-        new HttpProblem({
-          status: 400,
-          code: 'validation_failed',
-          detail: 'The request is invalid.',
-          errors,
-        }),
-      );
-    }
-    next();
-  };
+/**
+ * NUL characters anywhere in the body or the query string, as a problem naming the fields. A NUL can
+ * only reach the query string percent-encoded (the HTTP parser refuses raw ones), so the parsed query
+ * is searched only when the raw URL holds `%00`.
+ */
+function nulByteProblem(req: Request): HttpProblem | undefined {
+  const errors = findNulBytes(req.body);
+  if ((req.url ?? '').includes('%00')) errors.unshift(...findNulBytes(req.query));
+  if (errors.length === 0) return undefined;
+  return new HttpProblem({
+    status: 400,
+    code: 'validation_failed',
+    detail: 'The request is invalid.',
+    errors,
+  });
 }
 
 /**
  * Helmet's headers, computed once: helmet runs a dozen middleware functions per request to set
  * values that never change, so run it once at start-up against a recording response and replay.
  */
-export function precomputedHeadersMiddleware(
+export function precomputedHeadersStep(
   middleware: (req: never, res: never, next: (error?: unknown) => void) => void,
-): RequestHandler {
+): FrontDoorStep {
   const headers: Array<[string, string | number | readonly string[]]> = [];
   const recorder = {
     setHeader: (name: string, value: string | number | readonly string[]) => void headers.push([name, value]),
@@ -117,8 +120,7 @@ export function precomputedHeadersMiddleware(
     (error?: unknown) => (failed = error),
   );
   if (failed) throw failed;
-  return (_req: Request, res: Response, next: NextFunction) => {
+  return (_req, res) => {
     for (const [name, value] of headers) res.setHeader(name, value);
-    next();
   };
 }
