@@ -1,10 +1,11 @@
 import type { MigrationClass } from '@almanac/shared';
 import { BlogInit1763700003000 } from './lib/infrastructure/migrations/1763700003000-blog-init';
+import { PostsNarrowRows1763700003100 } from './lib/infrastructure/migrations/1763700003100-posts-narrow-rows';
 
 export { BlogModule } from './lib/blog.module';
 /** The scheduled-post publisher: operations and tests may run or stop it. */
 export { ScheduledPostPublisher } from './lib/application/scheduled-post-publisher';
-export { BlogInit1763700003000 };
+export { BlogInit1763700003000, PostsNarrowRows1763700003100 };
 
 /** This context's migrations, in order; the app runs them with every other context's. */
-export const blogMigrations: MigrationClass[] = [BlogInit1763700003000];
+export const blogMigrations: MigrationClass[] = [BlogInit1763700003000, PostsNarrowRows1763700003100];

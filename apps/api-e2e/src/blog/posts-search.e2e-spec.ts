@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createTestApp, Tenant, TestApp } from '../support/test-app';
 import { BlogFixtures, blogFixtures } from './blog-fixtures';
 
@@ -153,5 +154,23 @@ describe('posts: full-text search (e2e)', () => {
   it('treats a blank search as no search', async () => {
     const body = await search('   ');
     expect(body.meta.total).toBe(8);
+  });
+
+  it('keeps post rows narrow: long content and the search vector leave the row, the rank vector stays in it', async () => {
+    // A row of ~2.5 KB with incompressible text. PostgreSQL toasts rows over 2 KB, by default until they
+    // are under 2 KB again (one of the two values would leave the row); with the table's target of 512
+    // bytes both leave it.
+    const words = Array.from({ length: 90 }, () => randomBytes(6).toString('base64url').replace(/[^a-z]/gi, 'q')).join(' ');
+    const post = await f.post(other, { title: 'Long read', excerpt: 'A long one', content: [{ type: 'paragraph', text: words }] });
+    // pg_column_toast_chunk_id: the value's TOAST chunk when it is stored out of line, else null.
+    const [row] = await t.query(
+      `SELECT pg_column_toast_chunk_id(content) IS NOT NULL AS content_out,
+              pg_column_toast_chunk_id(search_vector) IS NOT NULL AS search_out,
+              pg_column_toast_chunk_id(rank_vector) IS NOT NULL AS rank_out
+       FROM posts WHERE id = $1`,
+      [post['id']],
+    );
+    expect(row).toEqual({ content_out: true, search_out: true, rank_out: false });
+    expect((await found(words.split(' ')[7]!, '', other)).length).toBe(1);
   });
 });
