@@ -5,6 +5,8 @@ import { PostsNarrowRows1763700003100 } from './lib/infrastructure/migrations/17
 export { BlogModule } from './lib/blog.module';
 /** The scheduled-post publisher: operations and tests may run or stop it. */
 export { ScheduledPostPublisher } from './lib/application/scheduled-post-publisher';
+/** Broad searches' rankings, kept briefly (see the class); tests and operations reach the app's instance. */
+export { SearchRankingCache } from './lib/infrastructure/search-ranking-cache';
 export { BlogInit1763700003000, PostsNarrowRows1763700003100 };
 
 /** This context's migrations, in order; the app runs them with every other context's. */

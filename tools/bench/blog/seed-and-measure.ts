@@ -26,6 +26,7 @@ import { ALL_MIGRATIONS } from '../../../apps/api/src/migrations';
 import type { PostListCriteria } from '../../../libs/blog/src/lib/domain/post';
 import { postListQuery } from '../../../libs/blog/src/lib/infrastructure/post-queries';
 import { PostRepository } from '../../../libs/blog/src/lib/infrastructure/post.repository';
+import { SEARCH_RANKING_DEFAULTS, SearchRankingCache } from '../../../libs/blog/src/lib/infrastructure/search-ranking-cache';
 import { TermRepository } from '../../../libs/blog/src/lib/infrastructure/term.repository';
 
 const POSTS = Number(process.env['BENCH_POSTS'] ?? 100_000);
@@ -291,22 +292,26 @@ function searchTerms(): Record<'common' | 'medium' | 'rare', string[]> {
 
 async function measureRepositories(db: Client, seeded: Seeded): Promise<Stats[]> {
   // The repositories take an EntityManager; they only ever call query(text, values).
-  const em = { query: async (text: string, values?: unknown[]) => (await db.query(text, values)).rows } as unknown as EntityManager;
-  const posts = new PostRepository();
+  const em = {
+    query: async (text: string, values?: unknown[]) => (await db.query(text, values)).rows,
+    transaction: async <T>(work: (tx: EntityManager) => Promise<T>): Promise<T> => {
+      await db.query('BEGIN');
+      try {
+        const result = await work(em);
+        await db.query('COMMIT');
+        return result;
+      } catch (error) {
+        await db.query('ROLLBACK');
+        throw error;
+      }
+    },
+  } as unknown as EntityManager;
+  // Rankings never cached: these figures are what each statement costs live.
+  const posts = new PostRepository(new SearchRankingCache({ ...SEARCH_RANKING_DEFAULTS, minTotal: Number.POSITIVE_INFINITY }));
   const categories = new TermRepository('category');
   const tags = new TermRepository('tag');
   const base: PostListCriteria = { organizationId: seeded.orgId, order: 'desc', limit: 20, offset: 0, now: NOW };
-  // As PostsService does: a search runs in its own transaction (its planner settings are SET LOCAL).
-  const list = (criteria: Partial<PostListCriteria>) => async () => {
-    const full = { ...base, ...criteria };
-    if (full.search === undefined) return (await posts.list(em, full)).total;
-    await db.query('BEGIN');
-    try {
-      return (await posts.list(em, full)).total;
-    } finally {
-      await db.query('COMMIT');
-    }
-  };
+  const list = (criteria: Partial<PostListCriteria>) => async () => (await posts.list(em, { ...base, ...criteria })).total;
   const terms = searchTerms();
   const cats = seeded.categories.slice(0, 5);
   const tagRefs = seeded.tags.slice(0, 10);

@@ -6,12 +6,25 @@ import { PostsService } from './application/posts.service';
 import { ScheduledPostPublisher } from './application/scheduled-post-publisher';
 import { CategoriesService, TagsService } from './application/terms.service';
 import { PostRepository } from './infrastructure/post.repository';
+import { SearchRankingCache } from './infrastructure/search-ranking-cache';
+import { Clock } from '@almanac/shared';
 
 @Module({
   // Order matters: Express tries routes in registration order, and `/posts/categories` and
   // `/posts/tags` must be matched before `/posts/:id` would take the word for an id.
   controllers: [PostCategoriesController, PostTagsController, PostsController],
-  providers: [PostRepository, PostsService, CategoriesService, TagsService, ScheduledPostPublisher],
+  providers: [
+    {
+      provide: SearchRankingCache,
+      useFactory: (clock: Clock) => new SearchRankingCache(undefined, () => clock.now().getTime()),
+      inject: [Clock],
+    },
+    PostRepository,
+    PostsService,
+    CategoriesService,
+    TagsService,
+    ScheduledPostPublisher,
+  ],
   exports: [ScheduledPostPublisher],
 })
 export class BlogModule {}

@@ -6,6 +6,7 @@ import type { ContentBlock } from '../domain/content-block';
 import type { PostListCriteria, PostView } from '../domain/post';
 import { PostStatus, resolvePublication } from '../domain/post-status';
 import { PostRepository, PostRow } from '../infrastructure/post.repository';
+import { SearchRankingCache } from '../infrastructure/search-ranking-cache';
 
 /** Who acts: the API key's organization and the user it was issued for. */
 export interface Actor {
@@ -43,13 +44,20 @@ export class PostsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly posts: PostRepository,
+    private readonly rankings: SearchRankingCache,
   ) {}
 
+  /** Runs a write, then (committed or not) drops the organization's cached search rankings. */
+  private async writing<T>(organizationId: string, work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } finally {
+      this.rankings.invalidate(organizationId);
+    }
+  }
+
   async list(criteria: Omit<PostListCriteria, 'now'>): Promise<{ posts: PostView[]; total: number }> {
-    const full: PostListCriteria = { ...criteria, now: this.clock.now() };
-    // A search sets planner options for its own statement only (SET LOCAL): it needs a transaction.
-    if (full.search === undefined) return this.posts.list(this.dataSource.manager, full);
-    return this.dataSource.transaction((em) => this.posts.list(em, full));
+    return this.posts.list(this.dataSource.manager, { ...criteria, now: this.clock.now() });
   }
 
   async get(organizationId: string, id: string): Promise<PostView> {
@@ -59,7 +67,7 @@ export class PostsService {
   }
 
   async create(actor: Actor, command: CreatePostCommand): Promise<PostView> {
-    return this.dataSource.transaction(async (em) => {
+    return this.writing(actor.organizationId, this.dataSource.transaction(async (em) => {
       const now = this.clock.now();
       const publication = resolvePublication(undefined, { status: command.status, publishedAt: command.publishedAt }, now);
       await this.checkReferences(em, actor.organizationId, command);
@@ -82,14 +90,14 @@ export class PostsService {
       await this.posts.insert(em, actor.organizationId, id, row, now);
       if (command.tagIds?.length) await this.posts.replaceTags(em, actor.organizationId, id, command.tagIds);
       return (await this.posts.findView(em, actor.organizationId, id, now))!;
-    });
+    }));
   }
 
   async update(actor: Actor, id: string, command: UpdatePostCommand): Promise<PostView> {
     if (Object.values(command).every((value) => value === undefined)) {
       throw new ValidationFailedError([{ field: 'body', message: 'must name at least one field to change' }]);
     }
-    return this.dataSource.transaction(async (em) => {
+    return this.writing(actor.organizationId, this.dataSource.transaction(async (em) => {
       const now = this.clock.now();
       // Locked: the publisher (SKIP LOCKED) leaves this post alone until the change is committed.
       const current = await this.posts.lockForUpdate(em, actor.organizationId, id);
@@ -111,12 +119,12 @@ export class PostsService {
       });
       if (command.tagIds !== undefined) await this.posts.replaceTags(em, actor.organizationId, id, command.tagIds);
       return (await this.posts.findView(em, actor.organizationId, id, now))!;
-    });
+    }));
   }
 
   /** Returns the deleted id. */
   async delete(organizationId: string, id: string): Promise<string> {
-    const deleted = await this.posts.delete(this.dataSource.manager, organizationId, id);
+    const deleted = await this.writing(organizationId, this.posts.delete(this.dataSource.manager, organizationId, id));
     if (deleted === null) throw new NotFoundError('Post');
     return deleted;
   }

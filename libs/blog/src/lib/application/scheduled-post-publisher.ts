@@ -4,6 +4,7 @@ import { Clock } from '@almanac/shared';
 import { DataSource } from 'typeorm';
 import { claimDueScheduledPostsQuery } from '../infrastructure/post-queries';
 import { rowsOf } from '../infrastructure/sql-result';
+import { SearchRankingCache } from '../infrastructure/search-ranking-cache';
 
 /**
  * Publishes scheduled posts whose time has come (api-decisions §8).
@@ -26,6 +27,7 @@ export class ScheduledPostPublisher implements OnApplicationBootstrap, OnModuleD
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly rankings: SearchRankingCache,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -56,8 +58,9 @@ export class ScheduledPostPublisher implements OnApplicationBootstrap, OnModuleD
     const published: string[] = [];
     for (;;) {
       const query = claimDueScheduledPostsQuery(this.clock.now(), ScheduledPostPublisher.BATCH_SIZE);
-      const rows = rowsOf<{ id: string }>(await this.dataSource.query(query.text, query.values));
+      const rows = rowsOf<{ id: string; organization_id: string }>(await this.dataSource.query(query.text, query.values));
       published.push(...rows.map((row) => row.id));
+      for (const organizationId of new Set(rows.map((row) => row.organization_id))) this.rankings.invalidate(organizationId);
       if (rows.length < ScheduledPostPublisher.BATCH_SIZE) return published;
     }
   }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, firstFreeSlug, newId, NotFoundError, SlugTakenError, slugify, ValidationFailedError } from '@almanac/shared';
 import { DataSource } from 'typeorm';
 import type { TermKindName, TermView } from '../domain/term';
+import { SearchRankingCache } from '../infrastructure/search-ranking-cache';
 import { TermRepository } from '../infrastructure/term.repository';
 
 /** How many times a generated slug is recomputed when a concurrent create takes it first. */
@@ -17,8 +18,18 @@ export abstract class TermsService {
     private readonly clock: Clock,
     private readonly resource: string,
     kind: TermKindName,
+    private readonly rankings: SearchRankingCache,
   ) {
     this.terms = new TermRepository(kind);
+  }
+
+  /** Runs a write, then drops the organization's cached search rankings (a deleted term detaches posts). */
+  private async writing<T>(organizationId: string, work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } finally {
+      this.rankings.invalidate(organizationId);
+    }
   }
 
   list(organizationId: string): Promise<TermView[]> {
@@ -32,7 +43,7 @@ export abstract class TermsService {
   }
 
   async create(organizationId: string, input: { name: string; slug?: string }): Promise<TermView> {
-    return this.dataSource.transaction(async (em) => {
+    return this.writing(organizationId, this.dataSource.transaction(async (em) => {
       const now = this.clock.now();
       const id = newId();
       for (let attempt = 1; ; attempt++) {
@@ -41,23 +52,23 @@ export abstract class TermsService {
         if (input.slug !== undefined || attempt >= SLUG_ATTEMPTS) throw new SlugTakenError(slug);
       }
       return (await this.terms.find(em, organizationId, id, now))!;
-    });
+    }));
   }
 
   async update(organizationId: string, id: string, input: { name?: string; slug?: string }): Promise<TermView> {
     if (input.name === undefined && input.slug === undefined) {
       throw new ValidationFailedError([{ field: 'body', message: 'must name at least one field to change' }]);
     }
-    return this.dataSource.transaction(async (em) => {
+    return this.writing(organizationId, this.dataSource.transaction(async (em) => {
       const now = this.clock.now();
       if (!(await this.terms.update(em, organizationId, id, input, now))) throw new NotFoundError(this.resource);
       return (await this.terms.find(em, organizationId, id, now))!;
-    });
+    }));
   }
 
   /** Returns the deleted id. */
   async delete(organizationId: string, id: string): Promise<string> {
-    const deleted = await this.terms.delete(this.dataSource.manager, organizationId, id);
+    const deleted = await this.writing(organizationId, this.terms.delete(this.dataSource.manager, organizationId, id));
     if (deleted === null) throw new NotFoundError(this.resource);
     return deleted;
   }
@@ -65,14 +76,14 @@ export abstract class TermsService {
 
 @Injectable()
 export class CategoriesService extends TermsService {
-  constructor(@InjectDataSource() dataSource: DataSource, clock: Clock) {
-    super(dataSource, clock, 'Category', 'category');
+  constructor(@InjectDataSource() dataSource: DataSource, clock: Clock, rankings: SearchRankingCache) {
+    super(dataSource, clock, 'Category', 'category', rankings);
   }
 }
 
 @Injectable()
 export class TagsService extends TermsService {
-  constructor(@InjectDataSource() dataSource: DataSource, clock: Clock) {
-    super(dataSource, clock, 'Tag', 'tag');
+  constructor(@InjectDataSource() dataSource: DataSource, clock: Clock, rankings: SearchRankingCache) {
+    super(dataSource, clock, 'Tag', 'tag', rankings);
   }
 }

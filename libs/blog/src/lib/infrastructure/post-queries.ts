@@ -83,23 +83,13 @@ export function postByIdQuery(organizationId: string, id: string, now: Date): Sq
   return { text, values: params.values };
 }
 
-/**
- * A page of posts and the number of all matching posts, in one statement. Always returns one row at
- * least: when the page is empty, a single row with `id` null carries the total. The details
- * (category, author, tags) are joined for the page's rows only.
- *
- * Without `search`, the count and the page each get their own plan (the page can stop early on an
- * index). With `search`, the full-text match runs first and alone (`hits`), through the GIN index:
- * a post's search vector is large and stored out of line, so testing it row by row is far costlier
- * than the planner believes; `PostRepository.list` also turns sequential scans off for that
- * statement. The other filters then apply to the hits (which carry only the columns those filters
- * and the order need), and relevance is `ts_rank` over the small
- * title + excerpt vector (`rank_vector`), which lives in the row: a post that matches only in its
- * content ranks 0 and such posts follow, newest first.
- */
-export function postListQuery(criteria: PostListFilter): SqlQuery {
+/** What the list and the search ranking share: parameters, filter conditions, the order. */
+function listParts(criteria: PostListFilter, readsNow: boolean) {
   const params = new SqlParams();
-  const now = params.add(criteria.now);
+  // A statement must use every parameter it is given: `now` is added first when the statement surely
+  // reads it (the representation's status), else when a filter first needs it.
+  let nowParam = readsNow ? params.add(criteria.now) : undefined;
+  const now = (): string => (nowParam ??= params.add(criteria.now));
   const org = params.add(criteria.organizationId);
   const where: string[] = [];
   // The columns the filters and the order read: a search hit carries only these (and id, rank).
@@ -110,8 +100,8 @@ export function postListQuery(criteria: PostListFilter): SqlQuery {
   if (criteria.authorId) columns.add('author_id');
   if (criteria.featuredOnly) columns.add('is_featured');
 
-  if (criteria.status === 'published') where.push(isPublishedSql('p', now));
-  else if (criteria.status === 'scheduled') where.push(`p.status = 'scheduled' AND p.published_at > ${now}`);
+  if (criteria.status === 'published') where.push(isPublishedSql('p', now()));
+  else if (criteria.status === 'scheduled') where.push(`p.status = 'scheduled' AND p.published_at > ${now()}`);
   else if (criteria.status) where.push(`p.status = ${params.add(criteria.status)}`);
 
   if (criteria.categoryId) where.push(`p.category_id = ${params.add(criteria.categoryId)}`);
@@ -138,18 +128,39 @@ export function postListQuery(criteria: PostListFilter): SqlQuery {
     }
   };
   const filter = (conditions: string[]): string => (conditions.length > 0 ? conditions.join('\n      AND ') : 'true');
-
-  let sources: string;
-  if (searching) {
-    const query = searchQuerySql(criteria.search!, params);
+  const hits = (query: string): string => {
     const rank = orderBy === 'rank' ? `ts_rank(p.rank_vector, ${query})` : 'NULL::real';
     const hitColumns = ['id', ...columns].map((column) => `p.${column}`).join(', ');
-    sources = `
+    return `
     WITH hits AS MATERIALIZED (
       SELECT ${hitColumns}, ${rank} AS rank
       FROM posts p
       WHERE p.organization_id = ${org} AND p.search_vector @@ ${query}
-    ),
+    )`;
+  };
+  return { params, now, org, where, tagParams, order, filter, hits };
+}
+
+/**
+ * A page of posts and the number of all matching posts, in one statement. Always returns one row at
+ * least: when the page is empty, a single row with `id` null carries the total. The details
+ * (category, author, tags) are joined for the page's rows only.
+ *
+ * Without `search`, the count and the page each get their own plan (the page can stop early on an
+ * index). With `search`, the full-text match runs first and alone (`hits`), through the GIN index:
+ * a post's search vector is large and stored out of line, so testing it row by row is far costlier
+ * than the planner believes; `PostRepository.list` also turns sequential scans off for that
+ * statement. The other filters then apply to the hits (which carry only the columns those filters
+ * and the order need), and relevance is `ts_rank` over the small
+ * title + excerpt vector (`rank_vector`), which lives in the row: a post that matches only in its
+ * content ranks 0 and such posts follow, newest first.
+ */
+export function postListQuery(criteria: PostListFilter): SqlQuery {
+  const { params, now, org, where, tagParams, order, filter, hits } = listParts(criteria, true);
+
+  let sources: string;
+  if (criteria.search !== undefined) {
+    sources = `${hits(searchQuerySql(criteria.search, params))},
     total AS (
       SELECT count(*) AS total FROM hits p
       WHERE ${filter(where)}
@@ -186,11 +197,51 @@ export function postListQuery(criteria: PostListFilter): SqlQuery {
   const text = `${sources}
     SELECT total.total, d.*
     FROM total LEFT JOIN (
-      SELECT ${viewColumns(now)}, page.rank
+      SELECT ${viewColumns(now())}, page.rank
       FROM page JOIN posts p ON p.id = page.id ${VIEW_JOINS}
     ) d ON true
     ORDER BY ${order('d')}`;
   return { text, values: params.values };
+}
+
+/**
+ * A search's ranking: the number of matching posts and the ids of the first `depth` in order, without
+ * their details (see SearchRankingCache). The same hits, filters and order as `postListQuery`.
+ */
+export function searchRankingQuery(criteria: PostListFilter & { readonly search: string }, depth: number): SqlQuery {
+  const { params, where, order, filter, hits } = listParts(criteria, false);
+  const text = `${hits(searchQuerySql(criteria.search, params))}
+    SELECT
+      (SELECT count(*) FROM hits p WHERE ${filter(where)}) AS total,
+      ARRAY(SELECT p.id FROM hits p WHERE ${filter(where)} ORDER BY ${order('p')} LIMIT ${params.add(depth)}) AS ids`;
+  return { text, values: params.values };
+}
+
+/** The list representation of the given posts of an organization, in the order of `ids`. */
+export function postsByIdsQuery(organizationId: string, ids: readonly string[], now: Date): SqlQuery {
+  const params = new SqlParams();
+  const nowParam = params.add(now);
+  const text = `
+    SELECT ${viewColumns(nowParam)}
+    FROM unnest(${params.add(ids)}::uuid[]) WITH ORDINALITY AS r(id, n)
+    JOIN posts p ON p.id = r.id AND p.organization_id = ${params.add(organizationId)} ${VIEW_JOINS}
+    ORDER BY r.n`;
+  return { text, values: params.values };
+}
+
+/** What identifies a search's ranking: everything but the page and the clock. */
+export function searchRankingKey(criteria: PostListFilter): string {
+  return JSON.stringify([
+    criteria.organizationId,
+    criteria.search,
+    criteria.status ?? null,
+    criteria.categoryId ?? null,
+    [...criteria.tagIds].sort(),
+    criteria.authorId ?? null,
+    criteria.featuredOnly === true,
+    criteria.orderBy ?? null,
+    criteria.order ?? null,
+  ]);
 }
 
 /**

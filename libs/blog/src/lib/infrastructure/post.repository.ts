@@ -4,7 +4,9 @@ import type { EntityManager } from 'typeorm';
 import type { ContentBlock } from '../domain/content-block';
 import type { PostListCriteria, PostView, TermRef } from '../domain/post';
 import type { PostStatus } from '../domain/post-status';
-import { PostListFilter, postByIdQuery, postListQuery } from './post-queries';
+import { PostListFilter, postByIdQuery, postListQuery, SqlQuery } from './post-queries';
+import { searchPage } from './post-search';
+import { SearchRankingCache } from './search-ranking-cache';
 import { rowsOf } from './sql-result';
 
 /** The stored columns a write may set. */
@@ -96,6 +98,8 @@ function translateWriteError(error: unknown, slug: string | undefined): never {
 /** Posts in SQL. Every statement is scoped to one organization, except the publisher's claim. */
 @Injectable()
 export class PostRepository {
+  constructor(private readonly rankings: SearchRankingCache) {}
+
   async findView(em: EntityManager, organizationId: string, id: string, now: Date): Promise<PostView | null> {
     const query = postByIdQuery(organizationId, id, now);
     const rows = rowsOf<ViewRow>(await em.query(query.text, query.values));
@@ -103,24 +107,39 @@ export class PostRepository {
   }
 
   /**
-   * A page of posts and the total. With `search`, `em` must be in a transaction: sequential scans
-   * are turned off for it, so the full-text match always goes through the GIN index (the planner
-   * does not see what testing a large, out-of-line search vector row by row costs), and work_mem is
-   * raised so that tens of thousands of hits are counted and ranked in memory.
+   * A page of posts and the total. A search's statements that match run in a transaction of their
+   * own with sequential scans turned off, so the full-text match always goes through the GIN index
+   * (the planner does not see what testing a large, out-of-line search vector row by row costs), and
+   * work_mem raised so that tens of thousands of hits are counted and ranked in memory. Pages within
+   * the first ranks go through `searchPage` (ranking, cached when broad, then the posts by id).
    */
   async list(em: EntityManager, criteria: PostListCriteria): Promise<{ posts: PostView[]; total: number }> {
     const filter = await this.resolveFilter(em, criteria);
     if (!filter) return { posts: [], total: 0 };
-    if (filter.search !== undefined) {
-      // Transaction-local: no sequential scan for the match, and room to keep the hits in memory.
-      await em.query("SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', '32MB', true)");
-    }
-    const query = postListQuery(filter);
+    if (filter.search === undefined) return this.listRows(em, postListQuery(filter));
+    const search = filter.search;
+    const page = await searchPage<ViewRow>({ ...filter, search }, this.rankings, {
+      ranking: (query) => this.withSearchSettings(em, (tx) => tx.query(query.text, query.values)),
+      rows: async <T>(query: SqlQuery) => rowsOf<T>(await em.query(query.text, query.values)),
+    });
+    if (page) return { total: page.total, posts: page.rows.map(toView) };
+    return this.withSearchSettings(em, (tx) => this.listRows(tx, postListQuery(filter)));
+  }
+
+  private async listRows(em: EntityManager, query: SqlQuery): Promise<{ posts: PostView[]; total: number }> {
     const rows = rowsOf<ViewRow & { total: string }>(await em.query(query.text, query.values));
     return {
       total: Number(rows[0]?.total ?? 0),
       posts: rows.filter((row) => row.id !== null).map(toView),
     };
+  }
+
+  /** In a transaction of its own: no sequential scan for the match, and room to keep the hits in memory. */
+  private withSearchSettings<T>(em: EntityManager, work: (tx: EntityManager) => Promise<T>): Promise<T> {
+    return em.transaction(async (tx) => {
+      await tx.query("SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', '32MB', true)");
+      return work(tx);
+    });
   }
 
   /**

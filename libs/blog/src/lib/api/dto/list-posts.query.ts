@@ -50,7 +50,9 @@ export class ListPostsQuery extends PageQuery {
     maxLength: MAX_SEARCH_LENGTH,
     description:
       'Full-text search over title, excerpt and content (English stemming; the last word also matches as a prefix; ' +
-      '"quoted phrases", `or` and `-word` work as in web search engines). Without order_by, results come by relevance.',
+      '"quoted phrases", `or` and `-word` work as in web search engines). Without order_by, results come by relevance. ' +
+      'A search matching 1,000 posts or more keeps its ranking (total and first 200 ranks) for up to 5 s: a write made ' +
+      'through another instance of the service can take that long to show in it; writes through the same instance show at once.',
     example: 'sched',
   })
   @IsOptional()
