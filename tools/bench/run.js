@@ -33,6 +33,8 @@ function parseArgs(argv) {
     warmup: Number(args.warmup ?? (quick ? 0.5 : 3)),
     turns: Number(args.turns ?? (quick ? 2 : 4)),
     connections: Number(args.connections ?? 50),
+    // The search latency phase: one client, the searches in turn.
+    searchConnections: Number(args['search-connections'] ?? 1),
     only: typeof args.only === 'string' ? args.only.split(',') : null,
     // The API's production default (AppConfig): every request is logged as one JSON line.
     logLevel: typeof args['log-level'] === 'string' ? args['log-level'] : 'info',
@@ -376,11 +378,15 @@ async function countSearchMatches(client, fixtures) {
     connect: async () => ({ query: (text, values) => client.query(text, values), release: () => undefined }),
   };
   const counts = {};
+  const coldMs = {};
   for (const search of SEARCHES) {
-    const { body } = await posts.list({ pool, principal, query: { search, limit: '1' } });
+    // The first time each search runs anywhere: its statements' live cost (nothing cached yet).
+    const started = process.hrtime.bigint();
+    const { body } = await posts.list({ pool, principal, query: { search } });
+    coldMs[search] = Number(process.hrtime.bigint() - started) / 1e6;
     counts[search] = body.meta.total;
   }
-  return counts;
+  return { counts, coldMs };
 }
 
 async function writeExplain(scenarios, fixtures, client, options) {
@@ -476,7 +482,7 @@ async function main() {
       `  PATCH pool: ${fixtures.patchPool.length} PENDING bookings (${2 * fixtures.patchPool.length} status moves per run)`,
     );
     const pgVersion = (await client.query('SHOW server_version')).rows[0].server_version;
-    const searchMatches = await countSearchMatches(client, fixtures);
+    const { counts: searchMatches, coldMs: searchColdMs } = await countSearchMatches(client, fixtures);
 
     const [apiPort, floorPort] = [await freePort(), await freePort()];
     const env = {
@@ -556,8 +562,8 @@ async function main() {
     if (mismatches.length === 0) log('  same status, headers and JSON on every route');
 
     const results = [];
+    const servers = { api: { url: apiUrl, rss: apiRss }, floor: { url: floorUrl, rss: floorRss } };
     for (const scenario of scenarios) {
-      const servers = { api: { url: apiUrl, rss: apiRss }, floor: { url: floorUrl, rss: floorRss } };
       for (const name of ['api', 'floor']) {
         if (scenario.prepare) await scenario.prepare();
         await loadOnce(autocannon, servers[name].url, scenario.requests(), {
@@ -591,12 +597,35 @@ async function main() {
       results.push({ scenario, api, floor: floorResult, ratio: api.rps / floorResult.rps, rssPeak });
     }
 
+    // Search latency as one client sees it: one connection, the searches in turn, no other load.
+    // (At 50 connections latency is 50 ÷ throughput whatever a search costs.)
+    let searchLatency = null;
+    const searchScenario = scenarios.find((scenario) => scenario.id === 'posts-search');
+    if (searchScenario) {
+      searchLatency = { connections: options.searchConnections };
+      for (const name of ['api', 'floor']) {
+        const run = summarizeRun(
+          await loadOnce(autocannon, servers[name].url, searchScenario.requests(), {
+            connections: options.searchConnections,
+            duration: options.duration,
+          }),
+        );
+        await settle(client);
+        searchLatency[name] = aggregate([run]);
+        log(
+          `  search latency, ${options.searchConnections} connection(s)            ${name.padEnd(5)} p50 ${searchLatency[name].p50.toFixed(1)} ms  p95 ${searchLatency[name].p95.toFixed(1)} ms  p99 ${searchLatency[name].p99.toFixed(1)} ms  non-2xx ${run.non2xx}`,
+        );
+      }
+    }
+
     const loadAfter = os.loadavg();
     const summary = {
       options,
       machine: { ...machine(), postgres: pgVersion, loadBefore, loadAfter },
       counts: fixtures.counts,
       searchMatches,
+      searchColdMs,
+      searchLatency,
       results,
       rss: { apiPeak: apiRss.peak, floorPeak: floorRss.peak },
       mismatches,

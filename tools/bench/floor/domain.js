@@ -14,6 +14,8 @@ const bookingMetadata = dist('libs/scheduling/src/lib/domain/booking-metadata.js
 const booking = dist('libs/scheduling/src/lib/domain/booking.js');
 const money = dist('libs/events/src/lib/domain/money.js');
 const postQueries = dist('libs/blog/src/lib/infrastructure/post-queries.js');
+const postSearch = dist('libs/blog/src/lib/infrastructure/post-search.js');
+const searchRankingCache = dist('libs/blog/src/lib/infrastructure/search-ranking-cache.js');
 const eventListQuery = dist('libs/events/src/lib/infrastructure/event-list-query.js');
 
 module.exports = {
@@ -36,6 +38,8 @@ module.exports = {
   isSupportedInstant: booking.isSupportedInstant,
   moneyFromDecimal: money.moneyFromDecimal,
   postListQuery: postQueries.postListQuery,
+  searchPage: postSearch.searchPage,
+  SearchRankingCache: searchRankingCache.SearchRankingCache,
   EVENT_COLUMNS: eventListQuery.COLUMNS,
   eventListQuery: eventListQuery.eventListQuery,
 };

@@ -4,7 +4,12 @@
 
 const { Checks, knownQuery } = require('./checks');
 const { validationFailed } = require('./problem');
-const { postListQuery } = require('./domain');
+const { postListQuery, searchPage, SearchRankingCache } = require('./domain');
+
+// As the API's BlogModule: one cache of broad searches' rankings per process, the same defaults.
+// The floor takes no blog writes, so nothing invalidates it here.
+const rankings = new SearchRankingCache();
+const SEARCH_SETTINGS = "SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', '32MB', true)";
 
 const POST_STATUSES = ['draft', 'published', 'scheduled', 'archived'];
 const POST_ORDER_FIELDS = ['published_at', 'created_at', 'updated_at', 'title'];
@@ -57,26 +62,51 @@ async function idBySlug(db, table, organizationId, slug) {
 }
 
 /** PostRepository.list: slugs resolved to ids (null: nothing can match), then the one statement. */
-async function listRows(db, criteria) {
+/** A statement in a transaction of its own with the search's planner settings (SET LOCAL). */
+async function withSearchSettings(pool, query) {
+  const client = await pool.connect();
+  try {
+    await client.query('START TRANSACTION');
+    try {
+      await client.query(SEARCH_SETTINGS);
+      const { rows } = await client.query(query.text, query.values);
+      await client.query('COMMIT');
+      return rows;
+    } catch (error) {
+      await client.query('ROLLBACK');
+      throw error;
+    }
+  } finally {
+    client.release();
+  }
+}
+
+/** PostRepository.list: { total, rows } or null when a slug names nothing. */
+async function listRows(pool, criteria) {
   const { categorySlug, tagSlug, tagId, ...rest } = criteria;
   let categoryId = criteria.categoryId?.toLowerCase();
   if (categorySlug !== undefined) {
-    const id = await idBySlug(db, 'post_categories', criteria.organizationId, categorySlug);
+    const id = await idBySlug(pool, 'post_categories', criteria.organizationId, categorySlug);
     if (id === null || (categoryId !== undefined && categoryId !== id)) return null;
     categoryId = id;
   }
   const tagIds = tagId !== undefined ? [tagId.toLowerCase()] : [];
   if (tagSlug !== undefined) {
-    const id = await idBySlug(db, 'post_tags', criteria.organizationId, tagSlug);
+    const id = await idBySlug(pool, 'post_tags', criteria.organizationId, tagSlug);
     if (id === null) return null;
     if (!tagIds.includes(id)) tagIds.push(id);
   }
   const filter = { ...rest, categoryId, tagIds };
-  if (filter.search !== undefined) {
-    await db.query("SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', '32MB', true)");
+  const fromList = (rows) => ({ total: Number(rows[0]?.total ?? 0), rows: rows.filter((row) => row.id !== null) });
+  if (filter.search === undefined) {
+    const sql = postListQuery(filter);
+    return fromList((await pool.query(sql.text, sql.values)).rows);
   }
-  const sql = postListQuery(filter);
-  return (await db.query(sql.text, sql.values)).rows;
+  const page = await searchPage(filter, rankings, {
+    ranking: (query) => withSearchSettings(pool, query),
+    rows: async (query) => (await pool.query(query.text, query.values)).rows,
+  });
+  return page ?? fromList(await withSearchSettings(pool, postListQuery(filter)));
 }
 
 async function list({ pool, principal, query: raw }) {
@@ -114,28 +144,11 @@ async function list({ pool, principal, query: raw }) {
     offset: page.offset,
     now: new Date(),
   };
-  // PostsService.list: a search runs in a transaction (its planner settings are SET LOCAL).
-  let rows;
-  if (search === undefined) rows = await listRows(pool, criteria);
-  else {
-    const client = await pool.connect();
-    try {
-      await client.query('START TRANSACTION');
-      try {
-        rows = await listRows(client, criteria);
-        await client.query('COMMIT');
-      } catch (error) {
-        await client.query('ROLLBACK');
-        throw error;
-      }
-    } finally {
-      client.release();
-    }
-  }
-  if (rows === null)
+  const result = await listRows(pool, criteria);
+  if (result === null)
     return { body: { data: [], meta: { total: 0, limit: page.limit, offset: page.offset, hasMore: false } } };
-  const total = Number(rows[0]?.total ?? 0);
-  const data = rows.filter((row) => row.id !== null).map(toListItem);
+  const total = result.total;
+  const data = result.rows.map(toListItem);
   return {
     body: {
       data,
