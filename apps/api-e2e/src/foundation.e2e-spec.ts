@@ -95,6 +95,21 @@ describe('foundation (e2e)', () => {
     expect(await t.query('SELECT 1 FROM schedules WHERE organization_id = $1', [a.orgId])).toHaveLength(0);
   });
 
+  it('refuses __proto__, constructor and prototype keys anywhere in a body, naming the object that holds them', async () => {
+    const a = await t.tenant();
+    const send = (path: string, json: string) => t.api.post(path).set(a.auth).set('Content-Type', 'application/json').send(json);
+    const top = await send('/api/v1/schedules', '{"name": "x", "__proto__": {"admin": true}}').expect(400);
+    expect(top.body.errors).toEqual([{ field: 'body', message: 'key "__proto__" is reserved' }]);
+    const nested = await send('/api/v1/posts', '{"title": "t", "content": [{"type": "paragraph", "text": "x", "constructor": "y"}]}').expect(400);
+    expect(nested.body.errors).toEqual([{ field: 'content[0]', message: 'key "constructor" is reserved' }]);
+    const deep = await send('/api/v1/events', '{"title": "t", "details": {"a": {"prototype": 1}}}').expect(400);
+    expect(deep.body.errors).toEqual([{ field: 'details.a', message: 'key "prototype" is reserved' }]);
+    // Ordinary keys that merely contain the words pass the body check.
+    await send('/api/v1/schedules', '{"name": "__proto__ constructor"}').expect(201);
+    expect(await t.query('SELECT name FROM schedules WHERE organization_id = $1', [a.orgId])).toEqual([{ name: '__proto__ constructor' }]);
+    expect(await t.query('SELECT 1 FROM posts WHERE organization_id = $1', [a.orgId])).toHaveLength(0);
+  });
+
   it('answers JSON with an exact Content-Length and the JSON media type, and HEAD without a body', async () => {
     const a = await t.tenant();
     const res = await t.api.get('/api/v1/schedules').set(a.auth).expect(200);

@@ -14,7 +14,6 @@ const {
   BOOKING_STATUSES,
   isActiveBookingStatus,
   metadataProblems,
-  reservedMetadataKeyProblems,
   isSupportedInstant,
 } = require('./domain');
 
@@ -204,13 +203,6 @@ const CREATE_FIELDS = [
   'metadata',
 ];
 
-/** ReservedMetadataKeysInterceptor: on every bookings route, before validation. */
-function refuseReservedMetadataKeys(body) {
-  const problems = body && typeof body === 'object' ? reservedMetadataKeyProblems(body.metadata) : [];
-  if (problems.length > 0)
-    throw validationFailed(problems.map((message) => ({ field: 'metadata', message })));
-}
-
 /** A zoned date-time whose instant lies in years 0001-9999 (IsSupportedInstant). */
 function checkInstant(c, object, key) {
   const value = object[key];
@@ -220,7 +212,6 @@ function checkInstant(c, object, key) {
 }
 
 async function create({ pool, principal, body }) {
-  refuseReservedMetadataKeys(body);
   const c = new Checks();
   if (!isPlainObject(body)) throw validationFailed([{ field: 'body', message: 'must be an object' }]);
   c.onlyKnown(body, CREATE_FIELDS);
@@ -321,7 +312,6 @@ const UPDATE_FIELDS = [
 ];
 
 async function update({ pool, principal, params, body }) {
-  refuseReservedMetadataKeys(body);
   if (!isUuid(params.id)) throw notFound('Booking');
   const c = new Checks();
   const input = body ?? {};

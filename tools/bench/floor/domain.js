@@ -34,7 +34,6 @@ module.exports = {
   BOOKING_STATUSES: bookingStatus.BOOKING_STATUSES,
   isActiveBookingStatus: bookingStatus.isActiveBookingStatus,
   metadataProblems: bookingMetadata.metadataProblems,
-  reservedMetadataKeyProblems: bookingMetadata.reservedMetadataKeyProblems,
   isSupportedInstant: booking.isSupportedInstant,
   moneyFromDecimal: money.moneyFromDecimal,
   postListQuery: postQueries.postListQuery,

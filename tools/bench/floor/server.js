@@ -105,17 +105,22 @@ function sendProblem(res, req, headers, problem) {
 }
 
 /** Finds NUL characters in a parsed body or query (PostgreSQL refuses them in text). */
-function findNulBytes(value, path = '', found = []) {
+const RESERVED_BODY_KEYS = ['__proto__', 'constructor', 'prototype'];
+
+/** The API's findNulBytes (query) and findBodyProblems (body: NUL characters and reserved keys). */
+function findNulBytes(value, path = '', found = [], reservedKeys = false) {
   if (typeof value === 'string') {
     if (value.includes('\u0000'))
       found.push({ field: path || 'body', message: 'must not contain NUL characters' });
   } else if (Array.isArray(value)) {
-    value.forEach((item, index) => findNulBytes(item, `${path}[${index}]`, found));
+    value.forEach((item, index) => findNulBytes(item, `${path}[${index}]`, found, reservedKeys));
   } else if (value && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
       if (key.includes('\u0000'))
         found.push({ field: path || 'body', message: 'keys must not contain NUL characters' });
-      findNulBytes(item, path ? `${path}.${key}` : key, found);
+      if (reservedKeys && RESERVED_BODY_KEYS.includes(key))
+        found.push({ field: path || 'body', message: `key "${key}" is reserved` });
+      findNulBytes(item, path ? `${path}.${key}` : key, found, reservedKeys);
     }
   }
   return found;
@@ -175,7 +180,7 @@ async function handle(req, res) {
     const query = mark === -1 ? {} : querystring.parse(req.url.slice(mark + 1));
     const body = await readJsonBody(req);
     // As the API: the parsed query is searched only when the raw URL holds an encoded NUL.
-    const nul = findNulBytes(body);
+    const nul = findNulBytes(body, '', [], true);
     if (req.url.includes('%00')) nul.unshift(...findNulBytes(query));
     if (nul.length > 0) throw new Problem(400, 'validation_failed', 'The request is invalid.', nul);
 

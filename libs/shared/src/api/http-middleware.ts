@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { json } from 'express';
-import { findNulBytes } from './validation';
+import { findBodyProblems, findNulBytes } from './validation';
 import { HttpProblem } from './problem-details.filter';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -31,14 +31,14 @@ function hasBody(req: Request): boolean {
 /**
  * JSON bodies only, at most 1 MiB. Errors become problems: 415 for another media type, 413 when
  * too large, 400 `invalid_json` when unparseable, 400 `validation_failed` for NUL characters in the
- * body or the query string.
+ * body or the query string and for reserved keys in the body.
  */
 export function jsonBodyMiddleware(): RequestHandler {
   const parse = json({ limit: MAX_BODY_BYTES, strict: false, type: () => true });
   return (req: Request, res: Response, next: NextFunction) => {
     if (!hasBody(req)) {
       req.body = undefined;
-      return next(nulByteProblem(req));
+      return next(bodyProblem(req));
     }
     if (!req.is(['application/json', 'application/*+json'])) {
       return next(
@@ -78,18 +78,19 @@ export function jsonBodyMiddleware(): RequestHandler {
           }),
         );
       }
-      next(nulByteProblem(req));
+      next(bodyProblem(req));
     });
   };
 }
 
 /**
- * NUL characters anywhere in the body or the query string, as a problem naming the fields. A NUL can
- * only reach the query string percent-encoded (the HTTP parser refuses raw ones), so the parsed query
- * is searched only when the raw URL holds `%00`.
+ * NUL characters anywhere in the body or the query string, and reserved keys (`__proto__`,
+ * `constructor`, `prototype`) anywhere in the body, as a problem naming the fields. A NUL can only
+ * reach the query string percent-encoded (the HTTP parser refuses raw ones), so the parsed query is
+ * searched only when the raw URL holds `%00`.
  */
-function nulByteProblem(req: Request): HttpProblem | undefined {
-  const errors = findNulBytes(req.body);
+function bodyProblem(req: Request): HttpProblem | undefined {
+  const errors = findBodyProblems(req.body);
   if ((req.url ?? '').includes('%00')) errors.unshift(...findNulBytes(req.query));
   if (errors.length === 0) return undefined;
   return new HttpProblem({

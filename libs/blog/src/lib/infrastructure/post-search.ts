@@ -22,13 +22,12 @@ export async function searchPage<T>(
   const end = filter.offset + filter.limit;
   if (end > cache.options.depth) return null;
   const key = searchRankingKey(filter);
-  let ranking = cache.get(filter.organizationId, key, end);
-  if (!ranking) {
-    const generation = cache.generation(filter.organizationId);
-    const [row] = await statements.ranking(searchRankingQuery(filter, cache.options.depth));
-    ranking = { total: Number(row?.total ?? 0), ids: row?.ids ?? [] };
-    cache.set(filter.organizationId, key, generation, ranking);
-  }
+  const ranking =
+    cache.get(filter.organizationId, key, end) ??
+    (await cache.rank(filter.organizationId, key, async () => {
+      const [row] = await statements.ranking(searchRankingQuery(filter, cache.options.depth));
+      return { total: Number(row?.total ?? 0), ids: row?.ids ?? [] };
+    }));
   const ids = ranking.ids.slice(filter.offset, end);
   if (ids.length === 0) return { total: ranking.total, rows: [] };
   return { total: ranking.total, rows: await statements.rows<T>(postsByIdsQuery(filter.organizationId, ids, filter.now)) };

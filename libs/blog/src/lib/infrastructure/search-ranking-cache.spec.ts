@@ -64,3 +64,54 @@ describe('SearchRankingCache', () => {
     expect(c.get('org', 'k3', 1)).toBe(broad);
   });
 });
+
+describe('SearchRankingCache.rank', () => {
+  const broad = { total: 5000, ids: ['a', 'b'] };
+  const deferred = () => {
+    let resolve!: (value: typeof broad) => void;
+    const promise = new Promise<typeof broad>((r) => (resolve = r));
+    return { promise, resolve };
+  };
+
+  it('runs one computation for concurrent misses of the same ranking, and keeps its result', async () => {
+    const c = new SearchRankingCache();
+    const work = deferred();
+    let runs = 0;
+    const compute = () => {
+      runs += 1;
+      return work.promise;
+    };
+    const all = Promise.all([c.rank('org', 'k', compute), c.rank('org', 'k', compute), c.rank('org', 'k', compute)]);
+    work.resolve(broad);
+    expect(await all).toEqual([broad, broad, broad]);
+    expect(runs).toBe(1);
+    expect(c.get('org', 'k', 1)).toBe(broad);
+    // Done: the next miss computes again.
+    c.invalidate('org');
+    await c.rank('org', 'k', async () => {
+      runs += 1;
+      return broad;
+    });
+    expect(runs).toBe(2);
+  });
+
+  it('does not let a request that follows a write join a computation started before it', async () => {
+    const c = new SearchRankingCache();
+    const before = deferred();
+    const first = c.rank('org', 'k', () => before.promise);
+    c.invalidate('org');
+    const fresh = { total: 5001, ids: ['n', 'a'] };
+    const second = c.rank('org', 'k', async () => fresh);
+    before.resolve(broad);
+    expect(await first).toBe(broad);
+    expect(await second).toBe(fresh);
+    expect(c.get('org', 'k', 1)).toBe(fresh);
+  });
+
+  it('lets a failed computation fail every waiter, and the next request try again', async () => {
+    const c = new SearchRankingCache();
+    const failing = () => Promise.reject(new Error('statement timeout'));
+    await expect(Promise.all([c.rank('org', 'k', failing), c.rank('org', 'k', failing)])).rejects.toThrow('statement timeout');
+    expect(await c.rank('org', 'k', async () => broad)).toBe(broad);
+  });
+});

@@ -39,6 +39,8 @@ interface Entry {
 export class SearchRankingCache {
   private readonly entries = new Map<string, Entry>();
   private readonly generations = new Map<string, number>();
+  /** Rankings being computed, by key and generation: concurrent misses share one statement. */
+  private readonly pending = new Map<string, Promise<SearchRanking>>();
 
   constructor(
     readonly options: SearchRankingCacheOptions = SEARCH_RANKING_DEFAULTS,
@@ -73,6 +75,27 @@ export class SearchRankingCache {
       const oldest = this.entries.keys().next().value as string;
       this.entries.delete(oldest);
     }
+  }
+
+  /**
+   * Computes a ranking once for all the requests that miss it at the same time (when a broad
+   * search's ranking expires under load, every request for it would otherwise run the same
+   * costly statement), and keeps it when broad. A request that comes after a write of its
+   * organization never joins a computation that started before the write.
+   */
+  rank(organizationId: string, key: string, compute: () => Promise<SearchRanking>): Promise<SearchRanking> {
+    const generation = this.generation(organizationId);
+    const pendingKey = `${generation}:${key}`;
+    const running = this.pending.get(pendingKey);
+    if (running) return running;
+    const ranking = compute()
+      .then((result) => {
+        this.set(organizationId, key, generation, result);
+        return result;
+      })
+      .finally(() => this.pending.delete(pendingKey));
+    this.pending.set(pendingKey, ranking);
+    return ranking;
   }
 
   /** After a committed blog write: the organization's rankings are dropped (lazily, by generation). */

@@ -1,4 +1,4 @@
-import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res, UseInterceptors } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { Principal, RequireScope, V1Controller, type ApiPrincipal } from '@almanac/identity';
 import { ApiDataResponse, ApiListResponse, ApiProblems, ListResponse, pageOf, resolvePage, UuidParam } from '@almanac/shared';
@@ -11,7 +11,6 @@ import {
   CreateBookingDto,
   UpdateBookingDto,
 } from './dto/booking.dto';
-import { ReservedMetadataKeysInterceptor } from './reserved-metadata-keys.interceptor';
 import { toBookingResponse, toCancelledBookingResponse } from './scheduling.mappers';
 
 @V1Controller('bookings', 'bookings')
@@ -54,7 +53,6 @@ export class BookingsController {
   }
 
   @Post()
-  @UseInterceptors(ReservedMetadataKeysInterceptor)
   @RequireScope('bookings:write')
   @ApiOperation({
     summary: 'Create a booking',
@@ -91,7 +89,6 @@ export class BookingsController {
   }
 
   @Patch(':id')
-  @UseInterceptors(ReservedMetadataKeysInterceptor)
   @RequireScope('bookings:write')
   @ApiOperation({
     summary: 'Update a booking',

@@ -132,8 +132,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 /*
  * What the nested validation reports at `content[i]` instead of a block. class-validator's whitelist
  * looks field names up in a plain object, so names inherited from Object.prototype (`hasOwnProperty`,
- * `isPrototypeOf`…) would escape it; a block carrying one is reported here. (Nest's pipe already drops
- * `__proto__`, `prototype` and `constructor` keys from every body.)
+ * `isPrototypeOf`…) would escape it; a block carrying one is reported here. (`__proto__`, `prototype`
+ * and `constructor` never get this far: jsonBodyMiddleware refuses them in any body.)
  */
 const NOT_AN_OBJECT = Symbol('not an object');
 const inheritedField = (name: string): symbol => Symbol(`field:${name}`);
