@@ -218,4 +218,43 @@ describe('posts: list, filters, order and pagination (e2e)', () => {
     const body = await list('?colour=blue&status=archived');
     expect(names(body)).toEqual(['delta']);
   });
+
+  it('pages a lone tag newest first (from the links), ties by id and undated posts last, and follows date changes', async () => {
+    const tenant = await t.tenant();
+    const tag = await f.tag(tenant, { name: 'Busy', slug: 'busy' });
+    const dates = ['2026-05-01T00:00:00Z', '2026-05-01T00:00:00Z', '2026-05-01T00:00:00Z', '2026-04-01T00:00:00Z', null, null, '2026-06-01T00:00:00Z'];
+    const posts: Array<{ id: string; published_at: string | null }> = [];
+    for (let i = 0; i < 21; i++) {
+      const date = dates[i % dates.length]!;
+      const body = date === null ? { status: 'draft' } : { status: 'published', published_at: date };
+      posts.push((await f.post(tenant, { title: `Busy ${i}`, tag_ids: [tag.id], ...body })) as { id: string; published_at: string | null });
+    }
+    await f.post(tenant, { title: 'Untagged', status: 'published', published_at: '2026-07-01T00:00:00Z' });
+    const expected = () =>
+      [...posts]
+        .sort((x, y) => {
+          if (x.published_at !== y.published_at) {
+            if (x.published_at === null) return 1;
+            if (y.published_at === null) return -1;
+            return y.published_at.localeCompare(x.published_at);
+          }
+          return y.id.localeCompare(x.id);
+        })
+        .map((post) => post.id);
+    const pages = async () => {
+      const seen: string[] = [];
+      for (let offset = 0; offset < 21; offset += 5) {
+        const body = (await t.api.get(`/api/v1/posts?tag=busy&limit=5&offset=${offset}`).set(tenant.auth).expect(200)).body;
+        expect(body.meta).toEqual({ total: 21, limit: 5, offset, hasMore: offset + 5 < 21 });
+        seen.push(...idsOf(body));
+      }
+      return seen;
+    };
+    expect(await pages()).toEqual(expected());
+    // A post's new date moves it (the links' copy follows the post).
+    const moved = (await t.api.patch(`/api/v1/posts/${posts[4]!.id}`).set(tenant.auth).send({ status: 'published', published_at: '2026-08-01T00:00:00Z' }).expect(200)).body.data;
+    posts[4] = moved;
+    expect((await pages())[0]).toBe(moved.id);
+    expect(await pages()).toEqual(expected());
+  });
 });

@@ -55,8 +55,16 @@ describe('post queries', () => {
     const alone = postListQuery({ ...base, tagIds: ['a'] });
     expect(alone.text).toMatch(/total AS \(\s*SELECT count\(\*\) AS total FROM post_tag_links l\s*WHERE l\.organization_id = \$2 AND l\.tag_id = \$3\s*\)/);
     expect(alone.values.slice(1, 3)).toEqual([base.organizationId, 'a']);
-    // The page still reads the posts, through the same EXISTS.
-    expect(alone.text).toMatch(/page AS \(\s*SELECT p\.id, NULL::real AS rank FROM posts p\s*WHERE p\.organization_id = \$2\s*AND EXISTS \(SELECT 1 FROM post_tag_links l WHERE l\.post_id = p\.id AND l\.tag_id = \$3\)/);
+    // Newest first (the default), the page comes from the links' index too; in any other order it
+    // reads the posts, through the same EXISTS.
+    expect(alone.text).toMatch(
+      /page AS \(\s*SELECT l\.post_id AS id, NULL::real AS rank FROM post_tag_links l\s*WHERE l\.organization_id = \$2 AND l\.tag_id = \$3\s*ORDER BY l\.post_published_at DESC NULLS LAST, l\.post_id DESC\s*LIMIT/,
+    );
+    for (const order of [{ order: 'asc' }, { orderBy: 'title' }, { orderBy: 'created_at', order: 'desc' }]) {
+      expect(postListQuery({ ...base, tagIds: ['a'], ...order }).text).toMatch(
+        /page AS \(\s*SELECT p\.id, NULL::real AS rank FROM posts p\s*WHERE p\.organization_id = \$2\s*AND EXISTS \(SELECT 1 FROM post_tag_links l WHERE l\.post_id = p\.id AND l\.tag_id = \$3\)/,
+      );
+    }
     const withMore: object[] = [
       { status: 'published' },
       { status: 'draft' },

@@ -63,8 +63,8 @@ function viewColumns(now: string): string {
     u.id AS author_id, u.name AS author_name,
     COALESCE((
       SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) ORDER BY t.name, t.id)
-      FROM post_tag_links l JOIN post_tags t ON t.id = l.tag_id
-      WHERE l.post_id = p.id
+      FROM post_tags t
+      WHERE t.id = ANY (ARRAY(SELECT l.tag_id FROM post_tag_links l WHERE l.post_id = p.id))
     ), '[]'::json) AS tags`;
 }
 
@@ -182,14 +182,22 @@ export function postListQuery(criteria: PostListFilter): SqlQuery {
       WHERE l.organization_id = ${org} AND l.tag_id = ${tagParams[0]}`
       : `SELECT count(*) AS total FROM posts p
       WHERE ${conditions}`;
+    // The same lone tag, newest first: the links keep each post's published_at, and their index
+    // gives the page in order (the tie-break post_id is the post's id).
+    const pageSql =
+      tagOnly && (criteria.orderBy ?? 'published_at') === 'published_at' && criteria.order !== 'asc'
+        ? `SELECT l.post_id AS id, NULL::real AS rank FROM post_tag_links l
+      WHERE l.organization_id = ${org} AND l.tag_id = ${tagParams[0]}
+      ORDER BY l.post_published_at DESC NULLS LAST, l.post_id DESC`
+        : `SELECT p.id, NULL::real AS rank FROM posts p
+      WHERE ${conditions}
+      ORDER BY ${order('p')}`;
     sources = `
     WITH total AS (
       ${countSql}
     ),
     page AS (
-      SELECT p.id, NULL::real AS rank FROM posts p
-      WHERE ${conditions}
-      ORDER BY ${order('p')}
+      ${pageSql}
       LIMIT ${params.add(criteria.limit)} OFFSET ${params.add(criteria.offset)}
     )`;
   }
