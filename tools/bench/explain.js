@@ -50,6 +50,7 @@ async function explainScenarios(scenarios, fixtures, client) {
   );
   for (const scenario of scenarios) {
     if (scenario.prepare) await scenario.prepare();
+    require('./floor/posts').rankings.invalidate(principal.organizationId); // searches: their live statements
     const [template] = scenario.requests();
     const request = template.setupRequest ? template.setupRequest({ ...template }) : template;
     const mark = request.path.indexOf('?');
@@ -86,18 +87,19 @@ async function explainScenarios(scenarios, fixtures, client) {
   return `${lines.join('\n')}\n`;
 }
 
-/** Every benchmarked search: posts matched and the list statement's execution time. */
+/** Every benchmarked search: posts matched and its slowest statement's execution time, nothing cached. */
 async function searchTimes(client, principal) {
   const { SEARCHES } = require('./scenarios');
   const posts = require('./floor/posts');
   const lines = [
     '## Every benchmarked search',
     '',
-    '| search | posts matched | statement execution time |',
+    '| search | posts matched | slowest statement, nothing cached |',
     '|---|---:|---:|',
   ];
   for (const search of SEARCHES) {
     const statements = [];
+    posts.rankings.invalidate(principal.organizationId); // the live cost, not a cached ranking
     const { body } = await posts.list({
       pool: explainingPool(client, statements),
       principal,

@@ -213,11 +213,17 @@ function markdown(summary, findings) {
   }
   if (summary.searchColdMs) {
     lines.push(
-      'Cold: each search the first time it ran (the floor\'s code on the harness\'s connection, nothing cached: the statements\' live cost), in ms:',
+      "Cold: each search the first time it ran (the floor's code on the harness's connection, nothing cached: the statements' live cost), in ms:",
       '',
-      `| ${Object.keys(summary.searchColdMs).map((term) => `\`${term}\``).join(' | ')} |`,
-      `|${Object.keys(summary.searchColdMs).map(() => '---:').join('|')}|`,
-      `| ${Object.values(summary.searchColdMs).map((ms) => ms.toFixed(1)).join(' | ')} |`,
+      `| ${Object.keys(summary.searchColdMs)
+        .map((term) => `\`${term}\``)
+        .join(' | ')} |`,
+      `|${Object.keys(summary.searchColdMs)
+        .map(() => '---:')
+        .join('|')}|`,
+      `| ${Object.values(summary.searchColdMs)
+        .map((ms) => ms.toFixed(1))
+        .join(' | ')} |`,
       '',
     );
   }

@@ -9,7 +9,8 @@
 //    table; writes bench/results/latest.md and latest.svg (the previous ones go to history/).
 // Options: --quick, --duration=S, --warmup=S, --turns=N, --connections=N, --only=id,id,
 //          --log-level=L, --cpu-prof, --cpu-prof-floor, --explain, --explain-only, --keep (keep the data directory),
-//          --no-build, --serve, --allow-mismatch (see tools/bench/README.md).
+//          --no-build, --serve, --allow-mismatch, --search-connections=N, --fail-on-errors
+//          (see tools/bench/README.md).
 
 const { spawn, spawnSync, execSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -46,6 +47,8 @@ function parseArgs(argv) {
     build: args['no-build'] !== true,
     serve: args.serve === true,
     allowMismatch: args['allow-mismatch'] === true,
+    // The smoke test (npm test): any non-2xx answer or socket error on either server fails the run.
+    failOnErrors: args['fail-on-errors'] === true,
     explain: args.explain === true || args['explain-only'] === true,
     explainOnly: args['explain-only'] === true,
   };
@@ -639,6 +642,24 @@ async function main() {
       `\nwrote ${written.map((file) => path.relative(ROOT, file)).join(', ')} (${summary.seconds.toFixed(0)} s in all)`,
     );
     if (options.explain) await writeExplain(scenarios, fixtures, client, options);
+    if (options.failOnErrors) {
+      const failures = results.flatMap((r) =>
+        ['api', 'floor']
+          .filter((name) => r[name].non2xx + r[name].errors > 0)
+          .map(
+            (name) =>
+              `${r.scenario.label} (${name}): ${r[name].non2xx} non-2xx, ${r[name].errors} socket errors`,
+          ),
+      );
+      for (const name of ['api', 'floor']) {
+        if (searchLatency && searchLatency[name].non2xx + searchLatency[name].errors > 0)
+          failures.push(
+            `search latency (${name}): ${searchLatency[name].non2xx} non-2xx, ${searchLatency[name].errors} socket errors`,
+          );
+      }
+      if (failures.length > 0) throw new Error(`requests failed:\n  ${failures.join('\n  ')}`);
+      log('smoke test passed: every route answered 2xx on both servers, and both answered alike');
+    }
   } finally {
     await cleanup();
   }

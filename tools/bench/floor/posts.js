@@ -9,7 +9,8 @@ const { postListQuery, searchPage, SearchRankingCache } = require('./domain');
 // As the API's BlogModule: one cache of broad searches' rankings per process, the same defaults.
 // The floor takes no blog writes, so nothing invalidates it here.
 const rankings = new SearchRankingCache();
-const SEARCH_SETTINGS = "SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', '32MB', true)";
+const SEARCH_SETTINGS =
+  "SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', '32MB', true)";
 
 const POST_STATUSES = ['draft', 'published', 'scheduled', 'archived'];
 const POST_ORDER_FIELDS = ['published_at', 'created_at', 'updated_at', 'title'];
@@ -97,7 +98,10 @@ async function listRows(pool, criteria) {
     if (!tagIds.includes(id)) tagIds.push(id);
   }
   const filter = { ...rest, categoryId, tagIds };
-  const fromList = (rows) => ({ total: Number(rows[0]?.total ?? 0), rows: rows.filter((row) => row.id !== null) });
+  const fromList = (rows) => ({
+    total: Number(rows[0]?.total ?? 0),
+    rows: rows.filter((row) => row.id !== null),
+  });
   if (filter.search === undefined) {
     const sql = postListQuery(filter);
     return fromList((await pool.query(sql.text, sql.values)).rows);
@@ -157,4 +161,4 @@ async function list({ pool, principal, query: raw }) {
   };
 }
 
-module.exports = { list };
+module.exports = { list, rankings };
