@@ -1,4 +1,4 @@
-import { endsWithPlainWord, postByIdQuery, postListQuery } from './post-queries';
+import { endsWithPlainWord, postByIdQuery, postListQuery, type PostListFilter } from './post-queries';
 
 const base = {
   organizationId: '0193a3c2-7d1e-7c4e-9a57-2f5b8e1c0d9a',
@@ -60,7 +60,8 @@ describe('post queries', () => {
     expect(alone.text).toMatch(
       /page AS \(\s*SELECT l\.post_id AS id, NULL::real AS rank FROM post_tag_links l\s*WHERE l\.organization_id = \$2 AND l\.tag_id = \$3\s*ORDER BY l\.post_published_at DESC NULLS LAST, l\.post_id DESC\s*LIMIT/,
     );
-    for (const order of [{ order: 'asc' }, { orderBy: 'title' }, { orderBy: 'created_at', order: 'desc' }]) {
+    const orders: Array<Partial<PostListFilter>> = [{ order: 'asc' }, { orderBy: 'title' }, { orderBy: 'created_at', order: 'desc' }];
+    for (const order of orders) {
       expect(postListQuery({ ...base, tagIds: ['a'], ...order }).text).toMatch(
         /page AS \(\s*SELECT p\.id, NULL::real AS rank FROM posts p\s*WHERE p\.organization_id = \$2\s*AND EXISTS \(SELECT 1 FROM post_tag_links l WHERE l\.post_id = p\.id AND l\.tag_id = \$3\)/,
       );
