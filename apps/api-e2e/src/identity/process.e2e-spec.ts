@@ -118,10 +118,21 @@ describe('the built server process (e2e)', () => {
       let closedAt = 0;
       socket.on('close', () => (closedAt = Date.now()));
       socket.on('error', () => undefined);
-      socket.write('POST /api/v1/schedules HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"name":"');
-      // Settle time for the server to accept the connection and parse the headers (it then waits for
-      // the body); without it the connection could still count as idle and be closed at once.
-      await new Promise((r) => setTimeout(r, 200));
+      // `Expect: 100-continue`: Node answers "100 Continue" once it has parsed the headers and handed
+      // the request on, so the test knows the request is in flight (not an idle connection) before
+      // it signals. Then the body starts arriving and never finishes.
+      const continued = new Promise<void>((resolve) => {
+        let received = '';
+        socket.on('data', (chunk: Buffer) => {
+          received += chunk.toString('latin1');
+          if (received.startsWith('HTTP/1.1 100 Continue\r\n\r\n')) resolve();
+        });
+      });
+      socket.write(
+        'POST /api/v1/schedules HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100000\r\nExpect: 100-continue\r\n\r\n',
+      );
+      await continued;
+      socket.write('{"name":"');
 
       const signalledAt = Date.now();
       server.child.kill('SIGTERM');
