@@ -4,7 +4,13 @@
 // statement on a miss), refuse revoked and expired keys, record use at most once a minute, count the
 // request against the key's fixed-window rate limit and check the route's scope.
 
-const { API_KEY_PATTERN, hashApiKey, FixedWindowRateLimiter } = require('./domain');
+const {
+  API_KEY_PATTERN,
+  hashApiKey,
+  FixedWindowRateLimiter,
+  API_KEY_BY_HASH_SQL,
+  TOUCH_API_KEY_SQL,
+} = require('./domain');
 
 const CACHE_MAX_ENTRIES = 10_000;
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -34,10 +40,7 @@ class Authenticator {
   async lookup(hash, nowMs) {
     const cached = this.cache.get(hash);
     if (cached && nowMs - cached.loadedAt < this.ttlMs) return cached.row;
-    const { rows } = await this.pool.query(
-      'SELECT id, organization_id, user_id, scopes, expires_at, revoked_at, last_used_at FROM api_keys WHERE key_hash = $1',
-      [hash],
-    );
+    const { rows } = await this.pool.query(API_KEY_BY_HASH_SQL, [hash]);
     const row = rows[0] ?? null;
     if (this.ttlMs > 0) {
       if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value);
@@ -50,7 +53,7 @@ class Authenticator {
     if (row.last_used_at && now.getTime() - row.last_used_at.getTime() < LAST_USED_RESOLUTION_MS) return;
     row.last_used_at = now;
     this.pool
-      .query('UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [row.id, now])
+      .query(TOUCH_API_KEY_SQL, [row.id, now])
       .catch((error) => this.log.warn({ err: error }, 'could not record API key use'));
   }
 

@@ -1,6 +1,7 @@
 'use strict';
 // Bookings on the floor: libs/scheduling's controller, service, repository and mapper, in one place,
-// with the same statements (text and parameters) and the same representation.
+// with the same statements (built by the API's own compiled booking-queries.js) and the same
+// representation.
 
 const { Checks, knownQuery, isPlainObject } = require('./checks');
 const { Problem, notFound, validationFailed } = require('./problem');
@@ -15,35 +16,16 @@ const {
   isActiveBookingStatus,
   metadataProblems,
   isSupportedInstant,
+  bookingByIdQuery,
+  bookingInsertQuery,
+  bookingUpdateQuery,
+  bookingListQueries,
+  bookingReferencesQuery,
 } = require('./domain');
 
 const LOCATION_TYPES = ['in_person', 'phone', 'video', 'custom'];
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_LIMIT = 100;
-
-const BOOKING_COLUMNS =
-  'id, organization_id, schedule_id, event_type_id, start_time, end_time, timezone, status, title, location, ' +
-  'location_type, attendee_name, attendee_email, attendee_phone, attendee_timezone, attendee_notes, metadata, ' +
-  'created_at, updated_at, cancelled_at';
-
-/** Field → column of a change, in the order the API writes the SET clause. */
-const CHANGE_COLUMNS = {
-  status: 'status',
-  startTime: 'start_time',
-  endTime: 'end_time',
-  timezone: 'timezone',
-  title: 'title',
-  location: 'location',
-  locationType: 'location_type',
-  attendeeName: 'attendee_name',
-  attendeeEmail: 'attendee_email',
-  attendeePhone: 'attendee_phone',
-  attendeeTimezone: 'attendee_timezone',
-  attendeeNotes: 'attendee_notes',
-  metadata: 'metadata',
-  cancelledAt: 'cancelled_at',
-  updatedAt: 'updated_at',
-};
 
 function toResponse(row) {
   return {
@@ -82,10 +64,8 @@ function translateWriteError(error) {
 }
 
 async function findById(pool, organizationId, id) {
-  const { rows } = await pool.query(
-    `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE organization_id = $1 AND id = $2`,
-    [organizationId, id],
-  );
+  const query = bookingByIdQuery(organizationId, id);
+  const { rows } = await pool.query(query.text, query.values);
   return rows[0] ?? null;
 }
 
@@ -123,41 +103,28 @@ async function list({ pool, principal, query: raw }) {
   if (!c.ok) throw validationFailed(c.errors);
   const page = { limit: Math.min(limitIn ?? 50, MAX_LIMIT), offset: offsetIn ?? 0 };
 
-  const values = [];
-  const add = (value) => {
-    values.push(value);
-    return `$${values.length}`;
+  // BookingsService.list: the filter, in the same order.
+  const filter = {
+    scheduleId,
+    eventTypeId,
+    status,
+    startsAtOrAfter: [],
+    attendeeEmailContains: attendeeEmail,
   };
-  const where = [`organization_id = ${add(principal.organizationId)}`];
-  if (scheduleId) where.push(`schedule_id = ${add(scheduleId)}`);
-  if (eventTypeId) where.push(`event_type_id = ${add(eventTypeId)}`);
-  if (status) where.push(`status = ${add(status)}`);
-  if (upcoming === true) where.push(`start_time >= ${add(new Date())}`);
-  if (startDate !== undefined) where.push(`start_time >= ${add(parseDateOrDateTime(startDate).instant)}`);
+  if (upcoming === true) filter.startsAtOrAfter.push(new Date());
+  if (startDate !== undefined) filter.startsAtOrAfter.push(parseDateOrDateTime(startDate).instant);
   if (endDate !== undefined) {
     const end = parseDateOrDateTime(endDate);
-    if (end.dateOnly) where.push(`start_time < ${add(new Date(end.instant.getTime() + DAY_MS))}`);
-    else where.push(`start_time <= ${add(end.instant)}`);
+    if (end.dateOnly) filter.startsBefore = new Date(end.instant.getTime() + DAY_MS);
+    else filter.startsAtOrBefore = end.instant;
   }
-  if (attendeeEmail !== undefined) {
-    const literal = attendeeEmail.toLowerCase().replace(/[\\%_]/g, (ch) => `\\${ch}`);
-    where.push(`lower(attendee_email) LIKE ${add(`%${literal}%`)} ESCAPE '\\'`);
-  }
-  const condition = where.join(' AND ');
-  const limit = add(page.limit);
-  const offset = add(page.offset);
-  const { rows } = await pool.query(
-    `SELECT ${BOOKING_COLUMNS}, count(*) OVER () AS total FROM bookings WHERE ${condition}
-       ORDER BY start_time, id LIMIT ${limit} OFFSET ${offset}`,
-    values,
-  );
+  // BookingRepository.list through pageWithTotal.
+  const queries = bookingListQueries(principal.organizationId, filter, page);
+  const { rows } = await pool.query(queries.page.text, queries.page.values);
   let total = 0;
   if (rows.length > 0) total = Number(rows[0].total);
   else if (page.offset > 0) {
-    const counted = await pool.query(
-      `SELECT count(*) AS total FROM bookings WHERE ${condition}`,
-      values.slice(0, -2),
-    );
+    const counted = await pool.query(queries.count.text, queries.count.values);
     total = Number(counted.rows[0]?.total ?? 0);
   }
   const data = rows.map(toResponse);
@@ -247,13 +214,8 @@ async function create({ pool, principal, body }) {
   if (missing.length > 0)
     throw new Problem(422, 'invalid_reference', 'The request names a record that does not exist.', missing);
 
-  const refs = await pool.query(
-    `SELECT
-         (SELECT timezone FROM schedules WHERE organization_id = $1 AND id = $2) AS schedule_timezone,
-         (SELECT json_build_object('title', title, 'location_type', location_type) FROM event_types
-           WHERE organization_id = $1 AND id = $3) AS event_type`,
-    [organizationId, body.schedule_id, eventTypeId],
-  );
+  const referencesQuery = bookingReferencesQuery(organizationId, body.schedule_id, eventTypeId);
+  const refs = await pool.query(referencesQuery.text, referencesQuery.values);
   const ref = refs.rows[0];
   if (!ref?.schedule_timezone) missing.push(noSchedule);
   if (eventTypeId !== null && !ref?.event_type) missing.push(noEventType);
@@ -265,33 +227,29 @@ async function create({ pool, principal, body }) {
   const attendee = body.attendee;
   let rows;
   try {
-    ({ rows } = await pool.query(
-      `INSERT INTO bookings (${BOOKING_COLUMNS})
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
-         RETURNING ${BOOKING_COLUMNS}`,
-      [
-        newId(),
-        organizationId,
-        body.schedule_id,
-        eventTypeId,
-        new Date(body.start_time),
-        new Date(body.end_time),
-        body.timezone ?? ref.schedule_timezone,
-        'PENDING',
-        body.title ?? eventType?.title ?? 'Booking',
-        body.location ?? null,
-        body.location_type ?? eventType?.location_type ?? null,
-        attendee.name,
-        attendee.email,
-        attendee.phone ?? null,
-        attendee.timezone ?? null,
-        attendee.notes ?? null,
-        JSON.stringify(body.metadata ?? {}),
-        now,
-        now,
-        null,
-      ],
-    ));
+    const insert = bookingInsertQuery({
+      id: newId(),
+      organizationId,
+      scheduleId: body.schedule_id,
+      eventTypeId,
+      startTime: new Date(body.start_time),
+      endTime: new Date(body.end_time),
+      timezone: body.timezone ?? ref.schedule_timezone,
+      status: 'PENDING',
+      title: body.title ?? eventType?.title ?? 'Booking',
+      location: body.location ?? null,
+      locationType: body.location_type ?? eventType?.location_type ?? null,
+      attendeeName: attendee.name,
+      attendeeEmail: attendee.email,
+      attendeePhone: attendee.phone ?? null,
+      attendeeTimezone: attendee.timezone ?? null,
+      attendeeNotes: attendee.notes ?? null,
+      metadata: body.metadata ?? {},
+      createdAt: now,
+      updatedAt: now,
+      cancelledAt: null,
+    });
+    ({ rows } = await pool.query(insert.text, insert.values));
   } catch (error) {
     throw translateWriteError(error);
   }
@@ -373,7 +331,7 @@ async function update({ pool, principal, params, body }) {
   if (input.location !== undefined) changes.location = input.location;
   if (input.location_type !== undefined) changes.locationType = input.location_type;
   if (input.timezone !== undefined) changes.timezone = input.timezone;
-  if (input.metadata !== undefined) changes.metadata = JSON.stringify(input.metadata);
+  if (input.metadata !== undefined) changes.metadata = input.metadata;
   const attendee = input.attendee ?? {};
   if (attendee.name !== undefined) changes.attendeeName = attendee.name;
   if (attendee.email !== undefined) changes.attendeeEmail = attendee.email;
@@ -383,23 +341,10 @@ async function update({ pool, principal, params, body }) {
   if (Object.keys(changes).length === 1)
     throw validationFailed([{ field: 'body', message: 'must contain at least one field to update' }]);
 
-  const values = [];
-  const add = (value) => {
-    values.push(value);
-    return `$${values.length}`;
-  };
-  const set = [];
-  for (const field of Object.keys(CHANGE_COLUMNS)) {
-    if (changes[field] !== undefined) set.push(`${CHANGE_COLUMNS[field]} = ${add(changes[field])}`);
-  }
-  let where = `organization_id = ${add(organizationId)} AND id = ${add(params.id)}`;
-  if (expectedStatus) where += ` AND status = ${add(expectedStatus)}`;
+  const updateQuery = bookingUpdateQuery(organizationId, params.id, changes, expectedStatus);
   let result;
   try {
-    result = await pool.query(
-      `UPDATE bookings SET ${set.join(', ')} WHERE ${where} RETURNING ${BOOKING_COLUMNS}`,
-      values,
-    );
+    result = await pool.query(updateQuery.text, updateQuery.values);
   } catch (error) {
     throw translateWriteError(error);
   }

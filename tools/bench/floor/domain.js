@@ -12,11 +12,14 @@ const rateLimiter = dist('libs/identity/src/lib/domain/fixed-window-rate-limiter
 const bookingStatus = dist('libs/scheduling/src/lib/domain/booking-status.js');
 const bookingMetadata = dist('libs/scheduling/src/lib/domain/booking-metadata.js');
 const booking = dist('libs/scheduling/src/lib/domain/booking.js');
+const bookingQueries = dist('libs/scheduling/src/lib/infrastructure/booking-queries.js');
 const money = dist('libs/events/src/lib/domain/money.js');
 const postQueries = dist('libs/blog/src/lib/infrastructure/post-queries.js');
 const postSearch = dist('libs/blog/src/lib/infrastructure/post-search.js');
 const searchRankingCache = dist('libs/blog/src/lib/infrastructure/search-ranking-cache.js');
 const eventListQuery = dist('libs/events/src/lib/infrastructure/event-list-query.js');
+const eventQueries = dist('libs/events/src/lib/infrastructure/event-queries.js');
+const apiKeyQueries = dist('libs/identity/src/lib/infrastructure/api-key-queries.js');
 
 module.exports = {
   newId: shared.newId,
@@ -35,10 +38,20 @@ module.exports = {
   isActiveBookingStatus: bookingStatus.isActiveBookingStatus,
   metadataProblems: bookingMetadata.metadataProblems,
   isSupportedInstant: booking.isSupportedInstant,
+  bookingByIdQuery: bookingQueries.bookingByIdQuery,
+  bookingInsertQuery: bookingQueries.bookingInsertQuery,
+  bookingUpdateQuery: bookingQueries.bookingUpdateQuery,
+  bookingListQueries: bookingQueries.bookingListQueries,
+  bookingReferencesQuery: bookingQueries.bookingReferencesQuery,
   moneyFromDecimal: money.moneyFromDecimal,
   postListQuery: postQueries.postListQuery,
+  SEARCH_SETTINGS_SQL: postQueries.SEARCH_SETTINGS_SQL,
+  idBySlugQuery: postQueries.idBySlugQuery,
   searchPage: postSearch.searchPage,
   SearchRankingCache: searchRankingCache.SearchRankingCache,
-  EVENT_COLUMNS: eventListQuery.COLUMNS,
   eventListQuery: eventListQuery.eventListQuery,
+  eventByIdQuery: eventQueries.eventByIdQuery,
+  registrationInsertQuery: eventQueries.registrationInsertQuery,
+  API_KEY_BY_HASH_SQL: apiKeyQueries.API_KEY_BY_HASH_SQL,
+  TOUCH_API_KEY_SQL: apiKeyQueries.TOUCH_API_KEY_SQL,
 };

@@ -4,13 +4,17 @@
 
 const { Checks, knownQuery, isPlainObject } = require('./checks');
 const { Problem, notFound, validationFailed } = require('./problem');
-const { newId, isUuid, moneyFromDecimal, EVENT_COLUMNS, eventListQuery } = require('./domain');
+const {
+  newId,
+  isUuid,
+  moneyFromDecimal,
+  eventListQuery,
+  eventByIdQuery,
+  registrationInsertQuery,
+} = require('./domain');
 
 const EVENT_STATUSES = ['draft', 'published', 'cancelled'];
 const MAX_LIMIT = 100;
-
-/** libs/events/src/lib/infrastructure/event-list-query.ts, from the build. */
-const COLUMNS = EVENT_COLUMNS;
 
 function slotsRemaining(row) {
   return row.slots === null ? null : Math.max(0, row.slots - row.registration_count);
@@ -118,10 +122,8 @@ async function register({ pool, principal, params, body }) {
   try {
     await client.query('START TRANSACTION');
     try {
-      const { rows } = await client.query(
-        `SELECT ${COLUMNS} FROM events e WHERE e.organization_id = $1 AND e.id = $2 FOR UPDATE`,
-        [organizationId, eventId],
-      );
+      const eventQuery = eventByIdQuery(organizationId, eventId, true);
+      const { rows } = await client.query(eventQuery.text, eventQuery.values);
       const event = rows[0];
       if (!event) throw notFound('Event');
       moneyFromDecimal(event.cost);
@@ -144,13 +146,9 @@ async function register({ pool, principal, params, body }) {
         createdAt: new Date(),
         cancelledAt: null,
       };
-      const r = registration;
+      const insert = registrationInsertQuery(registration);
       try {
-        await client.query(
-          `INSERT INTO event_registrations (id, organization_id, event_id, name, email, status, created_at, cancelled_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-          [r.id, r.organizationId, r.eventId, r.name, r.email, r.status, r.createdAt, r.cancelledAt],
-        );
+        await client.query(insert.text, insert.values);
       } catch (error) {
         if (error.code === '23505' && error.constraint === 'event_registrations_active_email_key') {
           throw new Problem(

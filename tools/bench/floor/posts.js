@@ -4,13 +4,17 @@
 
 const { Checks, knownQuery } = require('./checks');
 const { validationFailed } = require('./problem');
-const { postListQuery, searchPage, SearchRankingCache } = require('./domain');
+const {
+  postListQuery,
+  searchPage,
+  SearchRankingCache,
+  SEARCH_SETTINGS_SQL,
+  idBySlugQuery,
+} = require('./domain');
 
 // As the API's BlogModule: one cache of broad searches' rankings per process, the same defaults.
 // The floor takes no blog writes, so nothing invalidates it here.
 const rankings = new SearchRankingCache();
-const SEARCH_SETTINGS =
-  "SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', '32MB', true)";
 
 const POST_STATUSES = ['draft', 'published', 'scheduled', 'archived'];
 const POST_ORDER_FIELDS = ['published_at', 'created_at', 'updated_at', 'title'];
@@ -55,10 +59,8 @@ function toListItem(row) {
 }
 
 async function idBySlug(db, table, organizationId, slug) {
-  const { rows } = await db.query(`SELECT id FROM ${table} WHERE organization_id = $1 AND slug = $2`, [
-    organizationId,
-    slug,
-  ]);
+  const query = idBySlugQuery(table, organizationId, slug);
+  const { rows } = await db.query(query.text, query.values);
   return rows[0]?.id ?? null;
 }
 
@@ -69,7 +71,7 @@ async function withSearchSettings(pool, query) {
   try {
     await client.query('START TRANSACTION');
     try {
-      await client.query(SEARCH_SETTINGS);
+      await client.query(SEARCH_SETTINGS_SQL);
       const { rows } = await client.query(query.text, query.values);
       await client.query('COMMIT');
       return rows;

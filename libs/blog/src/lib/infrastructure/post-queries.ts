@@ -20,6 +20,17 @@ export class SqlParams {
   }
 }
 
+/**
+ * Transaction-local planner settings for a search's match: no sequential scan (the full-text match
+ * always goes through the GIN index), and room to count and rank tens of thousands of hits in memory.
+ */
+export const SEARCH_SETTINGS_SQL = "SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', '32MB', true)";
+
+/** A category's or tag's id by its slug, in its organization. */
+export function idBySlugQuery(table: 'post_categories' | 'post_tags', organizationId: string, slug: string): SqlQuery {
+  return { text: `SELECT id FROM ${table} WHERE organization_id = $1 AND slug = $2`, values: [organizationId, slug] };
+}
+
 /** The status a reader sees: a scheduled post whose time has passed is published. */
 export function effectiveStatusSql(alias: string, now: string): string {
   return `CASE WHEN ${alias}.status = 'scheduled' AND ${alias}.published_at <= ${now} THEN 'published' ELSE ${alias}.status END`;

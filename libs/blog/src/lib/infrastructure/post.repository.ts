@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
 import type { ContentBlock } from '../domain/content-block';
 import type { PostListCriteria, PostView, TermRef } from '../domain/post';
 import type { PostStatus } from '../domain/post-status';
-import { PostListFilter, postByIdQuery, postListQuery, SqlQuery } from './post-queries';
+import { idBySlugQuery, PostListFilter, postByIdQuery, postListQuery, SEARCH_SETTINGS_SQL, SqlQuery } from './post-queries';
 import { searchPage } from './post-search';
 import { SearchRankingCache } from './search-ranking-cache';
 import { rowsOf } from './sql-result';
@@ -137,7 +137,7 @@ export class PostRepository {
   /** In a transaction of its own: no sequential scan for the match, and room to keep the hits in memory. */
   private withSearchSettings<T>(em: EntityManager, work: (tx: EntityManager) => Promise<T>): Promise<T> {
     return em.transaction(async (tx) => {
-      await tx.query("SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', '32MB', true)");
+      await tx.query(SEARCH_SETTINGS_SQL);
       return work(tx);
     });
   }
@@ -164,7 +164,8 @@ export class PostRepository {
   }
 
   private async idBySlug(em: EntityManager, table: 'post_categories' | 'post_tags', organizationId: string, slug: string): Promise<string | null> {
-    const rows = rowsOf<{ id: string }>(await em.query(`SELECT id FROM ${table} WHERE organization_id = $1 AND slug = $2`, [organizationId, slug]));
+    const query = idBySlugQuery(table, organizationId, slug);
+    const rows = rowsOf<{ id: string }>(await em.query(query.text, query.values));
     return rows[0]?.id ?? null;
   }
 

@@ -5,7 +5,8 @@ import { Event } from '../domain/event';
 import { SlotsBelowRegistrationsError } from '../domain/event-errors';
 import { EventStatus } from '../domain/event-status';
 import { moneyFromDecimal, moneyToDecimal } from '../domain/money';
-import { COLUMNS, EventListFilter, eventListQuery } from './event-list-query';
+import { EventListFilter, eventListQuery } from './event-list-query';
+import { eventByIdQuery } from './event-queries';
 import { returnedRows } from './returned-rows';
 
 export type { EventListFilter } from './event-list-query';
@@ -106,10 +107,8 @@ export class EventsRepository {
    * opposite orders).
    */
   async findById(em: EntityManager, organizationId: string, id: string, options: { lock?: boolean } = {}): Promise<Event | null> {
-    const rows: EventRow[] = await em.query(
-      `SELECT ${COLUMNS} FROM events e WHERE e.organization_id = $1 AND e.id = $2${options.lock ? ' FOR UPDATE' : ''}`,
-      [organizationId, id],
-    );
+    const query = eventByIdQuery(organizationId, id, options.lock === true);
+    const rows: EventRow[] = await em.query(query.text, query.values);
     return rows[0] ? toDomain(rows[0]) : null;
   }
 

@@ -3,6 +3,7 @@ import { Page, PG_CHECK_VIOLATION, PG_UNIQUE_VIOLATION, pgErrorOf } from '@alman
 import { EntityManager } from 'typeorm';
 import { AlreadyRegisteredError, EventFullError } from '../domain/event-errors';
 import { Registration, RegistrationStatus } from '../domain/registration';
+import { registrationInsertQuery } from './event-queries';
 import { returnedRows } from './returned-rows';
 
 interface RegistrationRow {
@@ -39,13 +40,9 @@ export class RegistrationsRepository {
    * an e-mail, and the CHECK on the event's counter refuses a registration beyond `slots`.
    */
   async insert(em: EntityManager, registration: Registration): Promise<void> {
-    const r = registration;
+    const query = registrationInsertQuery(registration);
     try {
-      await em.query(
-        `INSERT INTO event_registrations (id, organization_id, event_id, name, email, status, created_at, cancelled_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [r.id, r.organizationId, r.eventId, r.name, r.email, r.status, r.createdAt, r.cancelledAt],
-      );
+      await em.query(query.text, query.values);
     } catch (error) {
       const pg = pgErrorOf(error);
       if (pg.code === PG_UNIQUE_VIOLATION && pg.constraint === 'event_registrations_active_email_key') {

@@ -5,6 +5,7 @@ import { DataSource } from 'typeorm';
 import { API_KEY_PATTERN, hashApiKey } from '../domain/api-key-secret';
 import { ApiPrincipal } from '../domain/principal';
 import { Scope } from '../domain/scopes';
+import { API_KEY_BY_HASH_SQL, TOUCH_API_KEY_SQL } from '../infrastructure/api-key-queries';
 
 interface KeyRow {
   id: string;
@@ -61,10 +62,7 @@ export class ApiKeyAuthenticator {
   private async lookup(hash: string, nowMs: number): Promise<KeyRow | null> {
     const cached = this.cache.get(hash);
     if (cached && nowMs - cached.loadedAt < this.ttlMs) return cached.row;
-    const rows: KeyRow[] = await this.dataSource.query(
-      'SELECT id, organization_id, user_id, scopes, expires_at, revoked_at, last_used_at FROM api_keys WHERE key_hash = $1',
-      [hash],
-    );
+    const rows: KeyRow[] = await this.dataSource.query(API_KEY_BY_HASH_SQL, [hash]);
     const row = rows[0] ?? null;
     if (this.ttlMs > 0) {
       if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
@@ -78,7 +76,7 @@ export class ApiKeyAuthenticator {
     if (row.last_used_at && now.getTime() - row.last_used_at.getTime() < LAST_USED_RESOLUTION_MS) return;
     row.last_used_at = now;
     this.dataSource
-      .query('UPDATE api_keys SET last_used_at = $2 WHERE id = $1', [row.id, now])
+      .query(TOUCH_API_KEY_SQL, [row.id, now])
       .catch((error: unknown) => this.logger.warn({ err: error }, 'could not record API key use'));
   }
 }

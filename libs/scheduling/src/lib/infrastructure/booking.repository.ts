@@ -5,7 +5,18 @@ import type { Booking } from '../domain/booking';
 import type { BookingMetadata } from '../domain/booking-metadata';
 import type { BookingStatus } from '../domain/booking-status';
 import type { LocationType } from '../domain/location-type';
-import { likeLiteral, pageWithTotal, Params, rowsOf, RunSql, setClause, translateBookingWriteError } from './sql';
+import {
+  type BookingChanges,
+  type BookingListFilter,
+  bookingByIdQuery,
+  bookingInsertQuery,
+  bookingListQueries,
+  bookingReferencesQuery,
+  bookingUpdateQuery,
+} from './booking-queries';
+import { pageWithTotal, rowsOf, RunSql, translateBookingWriteError } from './sql';
+
+export type { BookingChanges, BookingListFilter };
 
 export interface BookingRow {
   id: string;
@@ -30,11 +41,6 @@ export interface BookingRow {
   cancelled_at: Date | null;
   total?: string;
 }
-
-export const BOOKING_COLUMNS =
-  'id, organization_id, schedule_id, event_type_id, start_time, end_time, timezone, status, title, location, ' +
-  'location_type, attendee_name, attendee_email, attendee_phone, attendee_timezone, attendee_notes, metadata, ' +
-  'created_at, updated_at, cancelled_at';
 
 export function toBooking(row: BookingRow): Booking {
   return {
@@ -61,57 +67,6 @@ export function toBooking(row: BookingRow): Booking {
   };
 }
 
-/** Filters of `GET /api/v1/bookings`, all on the booking's start time or exact columns. */
-export interface BookingListFilter {
-  scheduleId?: string;
-  eventTypeId?: string;
-  status?: BookingStatus;
-  /** start_time >= each of these (start_date, upcoming). */
-  startsAtOrAfter?: Date[];
-  /** start_time < this (end_date given as a date: the end of that UTC day). */
-  startsBefore?: Date;
-  /** start_time <= this (end_date given as a date-time). */
-  startsAtOrBefore?: Date;
-  /** Case-insensitive substring of the attendee's e-mail. */
-  attendeeEmailContains?: string;
-}
-
-type ChangeableField =
-  | 'status'
-  | 'startTime'
-  | 'endTime'
-  | 'timezone'
-  | 'title'
-  | 'location'
-  | 'locationType'
-  | 'attendeeName'
-  | 'attendeeEmail'
-  | 'attendeePhone'
-  | 'attendeeTimezone'
-  | 'attendeeNotes'
-  | 'metadata'
-  | 'cancelledAt';
-
-export type BookingChanges = { -readonly [K in ChangeableField]?: Booking[K] } & { updatedAt: Date };
-
-const CHANGE_COLUMNS: Readonly<Record<keyof BookingChanges, string>> = {
-  status: 'status',
-  startTime: 'start_time',
-  endTime: 'end_time',
-  timezone: 'timezone',
-  title: 'title',
-  location: 'location',
-  locationType: 'location_type',
-  attendeeName: 'attendee_name',
-  attendeeEmail: 'attendee_email',
-  attendeePhone: 'attendee_phone',
-  attendeeTimezone: 'attendee_timezone',
-  attendeeNotes: 'attendee_notes',
-  metadata: 'metadata',
-  cancelledAt: 'cancelled_at',
-  updatedAt: 'updated_at',
-};
-
 @Injectable()
 export class BookingRepository {
   private readonly thin: RunSql;
@@ -132,33 +87,8 @@ export class BookingRepository {
   /** Throws `BookingOverlapError` when the time is taken, `InvalidReferenceError` when a referenced row vanished. */
   async insert(em: EntityManager, b: Booking): Promise<Booking> {
     try {
-      const rows = await this.runner(em)<BookingRow>(
-        `INSERT INTO bookings (${BOOKING_COLUMNS})
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
-         RETURNING ${BOOKING_COLUMNS}`,
-        [
-          b.id,
-          b.organizationId,
-          b.scheduleId,
-          b.eventTypeId,
-          b.startTime,
-          b.endTime,
-          b.timezone,
-          b.status,
-          b.title,
-          b.location,
-          b.locationType,
-          b.attendeeName,
-          b.attendeeEmail,
-          b.attendeePhone,
-          b.attendeeTimezone,
-          b.attendeeNotes,
-          JSON.stringify(b.metadata),
-          b.createdAt,
-          b.updatedAt,
-          b.cancelledAt,
-        ],
-      );
+      const query = bookingInsertQuery(b);
+      const rows = await this.runner(em)<BookingRow>(query.text, query.values);
       return toBooking(rows[0]!);
     } catch (error) {
       throw translateBookingWriteError(error);
@@ -166,10 +96,8 @@ export class BookingRepository {
   }
 
   async findById(em: EntityManager, organizationId: string, id: string): Promise<Booking | null> {
-    const rows = await this.runner(em)<BookingRow>(
-      `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE organization_id = $1 AND id = $2`,
-      [organizationId, id],
-    );
+    const query = bookingByIdQuery(organizationId, id);
+    const rows = await this.runner(em)<BookingRow>(query.text, query.values);
     return rows[0] ? toBooking(rows[0]) : null;
   }
 
@@ -185,16 +113,9 @@ export class BookingRepository {
     changes: BookingChanges,
     expectedStatus?: BookingStatus,
   ): Promise<Booking | null> {
-    const p = new Params();
-    const toWrite = changes.metadata === undefined ? changes : { ...changes, metadata: JSON.stringify(changes.metadata) };
-    const set = setClause(p, toWrite, CHANGE_COLUMNS);
-    let where = `organization_id = ${p.add(organizationId)} AND id = ${p.add(id)}`;
-    if (expectedStatus) where += ` AND status = ${p.add(expectedStatus)}`;
+    const query = bookingUpdateQuery(organizationId, id, changes, expectedStatus);
     try {
-      const rows = await this.runner(em)<BookingRow>(
-        `UPDATE bookings SET ${set} WHERE ${where} RETURNING ${BOOKING_COLUMNS}`,
-        p.values,
-      );
+      const rows = await this.runner(em)<BookingRow>(query.text, query.values);
       return rows[0] ? toBooking(rows[0]) : null;
     } catch (error) {
       throw translateBookingWriteError(error);
@@ -218,28 +139,8 @@ export class BookingRepository {
     filter: BookingListFilter,
     page: { limit: number; offset: number },
   ): Promise<{ items: Booking[]; total: number }> {
-    const p = new Params();
-    const where = [`organization_id = ${p.add(organizationId)}`];
-    if (filter.scheduleId) where.push(`schedule_id = ${p.add(filter.scheduleId)}`);
-    if (filter.eventTypeId) where.push(`event_type_id = ${p.add(filter.eventTypeId)}`);
-    if (filter.status) where.push(`status = ${p.add(filter.status)}`);
-    for (const from of filter.startsAtOrAfter ?? []) where.push(`start_time >= ${p.add(from)}`);
-    if (filter.startsBefore) where.push(`start_time < ${p.add(filter.startsBefore)}`);
-    if (filter.startsAtOrBefore) where.push(`start_time <= ${p.add(filter.startsAtOrBefore)}`);
-    if (filter.attendeeEmailContains !== undefined) {
-      where.push(`lower(attendee_email) LIKE ${p.add(`%${likeLiteral(filter.attendeeEmailContains.toLowerCase())}%`)} ESCAPE '\\'`);
-    }
-    const condition = where.join(' AND ');
-    const limit = p.add(page.limit);
-    const offset = p.add(page.offset);
-    const { rows, total } = await pageWithTotal<BookingRow>(
-      this.runner(em),
-      `SELECT ${BOOKING_COLUMNS}, count(*) OVER () AS total FROM bookings WHERE ${condition}
-       ORDER BY start_time, id LIMIT ${limit} OFFSET ${offset}`,
-      `SELECT count(*) AS total FROM bookings WHERE ${condition}`,
-      p.values,
-      page.offset,
-    );
+    const queries = bookingListQueries(organizationId, filter, page);
+    const { rows, total } = await pageWithTotal<BookingRow>(this.runner(em), queries.page.text, queries.count.text, queries.page.values, page.offset);
     return { items: rows.map(toBooking), total };
   }
 
@@ -256,16 +157,11 @@ export class BookingRepository {
     schedule: { found: false } | { found: true; timezone: string };
     eventType: { found: false } | { found: true; title: string; locationType: LocationType } | null;
   }> {
+    const query = bookingReferencesQuery(organizationId, scheduleId, eventTypeId);
     const [row] = await this.runner(em)<{
       schedule_timezone: string | null;
       event_type: { title: string; location_type: LocationType } | null;
-    }>(
-      `SELECT
-         (SELECT timezone FROM schedules WHERE organization_id = $1 AND id = $2) AS schedule_timezone,
-         (SELECT json_build_object('title', title, 'location_type', location_type) FROM event_types
-           WHERE organization_id = $1 AND id = $3) AS event_type`,
-      [organizationId, scheduleId, eventTypeId],
-    );
+    }>(query.text, query.values);
     return {
       schedule: row?.schedule_timezone ? { found: true, timezone: row.schedule_timezone } : { found: false },
       eventType:

@@ -2,19 +2,7 @@ import { InvalidReferenceError, PG_EXCLUSION_VIOLATION, PG_FOREIGN_KEY_VIOLATION
 import type { EntityManager } from 'typeorm';
 import { BookingOverlapError } from '../domain/scheduling-errors';
 
-/** Collects positional parameters while a query is assembled: `p.add(value)` returns `$n`. */
-export class Params {
-  readonly values: unknown[] = [];
-  add(value: unknown): string {
-    this.values.push(value);
-    return `$${this.values.length}`;
-  }
-}
-
-/** Escapes LIKE wildcards so user text matches literally (with `ESCAPE '\'`). */
-export function likeLiteral(text: string): string {
-  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
+export { likeLiteral, Params, setClause } from './sql-params';
 
 /** TypeORM answers UPDATE/DELETE … RETURNING on PostgreSQL with `[rows, affected]`, other statements with rows. */
 export function flatten<R>(result: unknown): R[] {
@@ -68,20 +56,4 @@ export function translateBookingWriteError(error: unknown): unknown {
     return new InvalidReferenceError('event_type_id');
   }
   return error;
-}
-
-/**
- * `col = $n, …` for the given changes. Column names come only from `columns` (a fixed map from
- * field to column), never from input; values become parameters.
- */
-export function setClause<F extends string>(
-  p: Params,
-  changes: Partial<Record<F, unknown>>,
-  columns: Readonly<Record<F, string>>,
-): string {
-  const parts: string[] = [];
-  for (const field of Object.keys(columns) as F[]) {
-    if (changes[field] !== undefined) parts.push(`${columns[field]} = ${p.add(changes[field])}`);
-  }
-  return parts.join(', ');
 }

@@ -1,0 +1,161 @@
+import type { Booking } from '../domain/booking';
+import type { BookingStatus } from '../domain/booking-status';
+import { likeLiteral, Params, setClause, SqlStatement } from './sql-params';
+
+/**
+ * The booking statements, as text and parameters. Framework-free (types only from the domain), so
+ * BookingRepository and the bench's floor server (tools/bench/floor) run the very same SQL.
+ */
+
+export const BOOKING_COLUMNS =
+  'id, organization_id, schedule_id, event_type_id, start_time, end_time, timezone, status, title, location, ' +
+  'location_type, attendee_name, attendee_email, attendee_phone, attendee_timezone, attendee_notes, metadata, ' +
+  'created_at, updated_at, cancelled_at';
+
+/** Filters of `GET /api/v1/bookings`, all on the booking's start time or exact columns. */
+export interface BookingListFilter {
+  scheduleId?: string;
+  eventTypeId?: string;
+  status?: BookingStatus;
+  /** start_time >= each of these (start_date, upcoming). */
+  startsAtOrAfter?: Date[];
+  /** start_time < this (end_date given as a date: the end of that UTC day). */
+  startsBefore?: Date;
+  /** start_time <= this (end_date given as a date-time). */
+  startsAtOrBefore?: Date;
+  /** Case-insensitive substring of the attendee's e-mail. */
+  attendeeEmailContains?: string;
+}
+
+type ChangeableField =
+  | 'status'
+  | 'startTime'
+  | 'endTime'
+  | 'timezone'
+  | 'title'
+  | 'location'
+  | 'locationType'
+  | 'attendeeName'
+  | 'attendeeEmail'
+  | 'attendeePhone'
+  | 'attendeeTimezone'
+  | 'attendeeNotes'
+  | 'metadata'
+  | 'cancelledAt';
+
+export type BookingChanges = { -readonly [K in ChangeableField]?: Booking[K] } & { updatedAt: Date };
+
+const CHANGE_COLUMNS: Readonly<Record<keyof BookingChanges, string>> = {
+  status: 'status',
+  startTime: 'start_time',
+  endTime: 'end_time',
+  timezone: 'timezone',
+  title: 'title',
+  location: 'location',
+  locationType: 'location_type',
+  attendeeName: 'attendee_name',
+  attendeeEmail: 'attendee_email',
+  attendeePhone: 'attendee_phone',
+  attendeeTimezone: 'attendee_timezone',
+  attendeeNotes: 'attendee_notes',
+  metadata: 'metadata',
+  cancelledAt: 'cancelled_at',
+  updatedAt: 'updated_at',
+};
+
+export function bookingByIdQuery(organizationId: string, id: string): SqlStatement {
+  return { text: `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE organization_id = $1 AND id = $2`, values: [organizationId, id] };
+}
+
+export function bookingInsertQuery(b: Booking): SqlStatement {
+  return {
+    text: `INSERT INTO bookings (${BOOKING_COLUMNS})
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+         RETURNING ${BOOKING_COLUMNS}`,
+    values: [
+      b.id,
+      b.organizationId,
+      b.scheduleId,
+      b.eventTypeId,
+      b.startTime,
+      b.endTime,
+      b.timezone,
+      b.status,
+      b.title,
+      b.location,
+      b.locationType,
+      b.attendeeName,
+      b.attendeeEmail,
+      b.attendeePhone,
+      b.attendeeTimezone,
+      b.attendeeNotes,
+      JSON.stringify(b.metadata),
+      b.createdAt,
+      b.updatedAt,
+      b.cancelledAt,
+    ],
+  };
+}
+
+/**
+ * The changes, applied only while the booking still has `expectedStatus` when one is given
+ * (compare-and-swap: of two concurrent moves from one status, one finds nothing to update).
+ */
+export function bookingUpdateQuery(
+  organizationId: string,
+  id: string,
+  changes: BookingChanges,
+  expectedStatus?: BookingStatus,
+): SqlStatement {
+  const p = new Params();
+  const toWrite = changes.metadata === undefined ? changes : { ...changes, metadata: JSON.stringify(changes.metadata) };
+  const set = setClause(p, toWrite, CHANGE_COLUMNS);
+  let where = `organization_id = ${p.add(organizationId)} AND id = ${p.add(id)}`;
+  if (expectedStatus) where += ` AND status = ${p.add(expectedStatus)}`;
+  return { text: `UPDATE bookings SET ${set} WHERE ${where} RETURNING ${BOOKING_COLUMNS}`, values: p.values };
+}
+
+/**
+ * A page in start order with `count(*) OVER ()`, and the count alone for a page past the last row
+ * (see pageWithTotal): its values are the page's without the last two (limit, offset).
+ */
+export function bookingListQueries(
+  organizationId: string,
+  filter: BookingListFilter,
+  page: { limit: number; offset: number },
+): { page: SqlStatement; count: SqlStatement } {
+  const p = new Params();
+  const where = [`organization_id = ${p.add(organizationId)}`];
+  if (filter.scheduleId) where.push(`schedule_id = ${p.add(filter.scheduleId)}`);
+  if (filter.eventTypeId) where.push(`event_type_id = ${p.add(filter.eventTypeId)}`);
+  if (filter.status) where.push(`status = ${p.add(filter.status)}`);
+  for (const from of filter.startsAtOrAfter ?? []) where.push(`start_time >= ${p.add(from)}`);
+  if (filter.startsBefore) where.push(`start_time < ${p.add(filter.startsBefore)}`);
+  if (filter.startsAtOrBefore) where.push(`start_time <= ${p.add(filter.startsAtOrBefore)}`);
+  if (filter.attendeeEmailContains !== undefined) {
+    where.push(`lower(attendee_email) LIKE ${p.add(`%${likeLiteral(filter.attendeeEmailContains.toLowerCase())}%`)} ESCAPE '\\'`);
+  }
+  const condition = where.join(' AND ');
+  const countValues = [...p.values];
+  const limit = p.add(page.limit);
+  const offset = p.add(page.offset);
+  return {
+    page: {
+      text: `SELECT ${BOOKING_COLUMNS}, count(*) OVER () AS total FROM bookings WHERE ${condition}
+       ORDER BY start_time, id LIMIT ${limit} OFFSET ${offset}`,
+      values: p.values,
+    },
+    count: { text: `SELECT count(*) AS total FROM bookings WHERE ${condition}`, values: countValues },
+  };
+}
+
+/** The schedule's time zone and the event type's title and location type, in one round trip. */
+export function bookingReferencesQuery(organizationId: string, scheduleId: string, eventTypeId: string | null): SqlStatement {
+  return {
+    text: `SELECT
+         (SELECT timezone FROM schedules WHERE organization_id = $1 AND id = $2) AS schedule_timezone,
+         (SELECT json_build_object('title', title, 'location_type', location_type) FROM event_types
+           WHERE organization_id = $1 AND id = $3) AS event_type`,
+    values: [organizationId, scheduleId, eventTypeId],
+  };
+}
