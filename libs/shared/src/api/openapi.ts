@@ -12,7 +12,9 @@ export function buildOpenApiDocument(app: INestApplication, appUrl: string): Ope
     .setDescription(
       'Bookings, event types, events and blog behind one HTTP/JSON API. `/api/v1` takes a bearer API key; ' +
         'the admin endpoints under `/api` take the `almanac_session` cookie from `POST /api/auth/login`. ' +
-        'Every error is an RFC 9457 problem (application/problem+json).',
+        'Every error is an RFC 9457 problem (application/problem+json). Request bodies are JSON of at most 1 MiB; ' +
+        'a NUL character anywhere (body or query), or a `__proto__`, `constructor` or `prototype` key anywhere in a body, ' +
+        'is refused with 400 `validation_failed` naming the field.',
     )
     .setVersion('1.0.0')
     .setLicense('Proprietary', `${appUrl}/docs`)
