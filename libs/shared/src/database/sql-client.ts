@@ -4,6 +4,17 @@ import type { Pool } from 'pg';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 
+/**
+ * The rows of a statement run through TypeORM's `query()`, which answers a SELECT or INSERT … RETURNING
+ * with the rows, and an UPDATE or DELETE … RETURNING with `[rows, affectedCount]`.
+ */
+export function returnedRows<T>(result: unknown): T[] {
+  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') {
+    return result[0] as T[];
+  }
+  return result as T[];
+}
+
 export interface SqlResult<R> {
   rows: R[];
   /** Rows inserted, updated, deleted or returned. */

@@ -1,9 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock } from '@almanac/shared';
+import { Clock, returnedRows } from '@almanac/shared';
 import { DataSource } from 'typeorm';
 import { claimDueScheduledPostsQuery } from '../infrastructure/post-queries';
-import { rowsOf } from '../infrastructure/sql-result';
 import { SearchRankingCache } from '../infrastructure/search-ranking-cache';
 
 /**
@@ -58,7 +57,7 @@ export class ScheduledPostPublisher implements OnApplicationBootstrap, OnModuleD
     const published: string[] = [];
     for (;;) {
       const query = claimDueScheduledPostsQuery(this.clock.now(), ScheduledPostPublisher.BATCH_SIZE);
-      const rows = rowsOf<{ id: string; organization_id: string }>(await this.dataSource.query(query.text, query.values));
+      const rows = returnedRows<{ id: string; organization_id: string }>(await this.dataSource.query(query.text, query.values));
       published.push(...rows.map((row) => row.id));
       for (const organizationId of new Set(rows.map((row) => row.organization_id))) this.rankings.invalidate(organizationId);
       if (rows.length < ScheduledPostPublisher.BATCH_SIZE) return published;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { pgErrorOf, PG_FOREIGN_KEY_VIOLATION, PG_UNIQUE_VIOLATION, SlugTakenError, InvalidReferenceError } from '@almanac/shared';
+import { pgErrorOf, PG_FOREIGN_KEY_VIOLATION, PG_UNIQUE_VIOLATION, SlugTakenError, InvalidReferenceError, returnedRows } from '@almanac/shared';
 import type { EntityManager } from 'typeorm';
 import type { ContentBlock } from '../domain/content-block';
 import type { PostListCriteria, PostView, TermRef } from '../domain/post';
@@ -7,7 +7,6 @@ import type { PostStatus } from '../domain/post-status';
 import { idBySlugQuery, PostListFilter, postByIdQuery, postListQuery, SEARCH_SETTINGS_SQL, SqlQuery } from './post-queries';
 import { searchPage } from './post-search';
 import { SearchRankingCache } from './search-ranking-cache';
-import { rowsOf } from './sql-result';
 
 /** The stored columns a write may set. */
 export interface PostRow {
@@ -102,7 +101,7 @@ export class PostRepository {
 
   async findView(em: EntityManager, organizationId: string, id: string, now: Date): Promise<PostView | null> {
     const query = postByIdQuery(organizationId, id, now);
-    const rows = rowsOf<ViewRow>(await em.query(query.text, query.values));
+    const rows = returnedRows<ViewRow>(await em.query(query.text, query.values));
     return rows[0] ? toView(rows[0]) : null;
   }
 
@@ -120,14 +119,14 @@ export class PostRepository {
     const search = filter.search;
     const page = await searchPage<ViewRow>({ ...filter, search }, this.rankings, {
       ranking: (query) => this.withSearchSettings(em, (tx) => tx.query(query.text, query.values)),
-      rows: async <T>(query: SqlQuery) => rowsOf<T>(await em.query(query.text, query.values)),
+      rows: async <T>(query: SqlQuery) => returnedRows<T>(await em.query(query.text, query.values)),
     });
     if (page) return { total: page.total, posts: page.rows.map(toView) };
     return this.withSearchSettings(em, (tx) => this.listRows(tx, postListQuery(filter)));
   }
 
   private async listRows(em: EntityManager, query: SqlQuery): Promise<{ posts: PostView[]; total: number }> {
-    const rows = rowsOf<ViewRow & { total: string }>(await em.query(query.text, query.values));
+    const rows = returnedRows<ViewRow & { total: string }>(await em.query(query.text, query.values));
     return {
       total: Number(rows[0]?.total ?? 0),
       posts: rows.filter((row) => row.id !== null).map(toView),
@@ -165,7 +164,7 @@ export class PostRepository {
 
   private async idBySlug(em: EntityManager, table: 'post_categories' | 'post_tags', organizationId: string, slug: string): Promise<string | null> {
     const query = idBySlugQuery(table, organizationId, slug);
-    const rows = rowsOf<{ id: string }>(await em.query(query.text, query.values));
+    const rows = returnedRows<{ id: string }>(await em.query(query.text, query.values));
     return rows[0]?.id ?? null;
   }
 
@@ -175,7 +174,7 @@ export class PostRepository {
     organizationId: string,
     id: string,
   ): Promise<{ status: PostStatus; publishedAt: Date | null } | null> {
-    const rows = rowsOf<{ status: PostStatus; published_at: Date | null }>(
+    const rows = returnedRows<{ status: PostStatus; published_at: Date | null }>(
       await em.query('SELECT status, published_at FROM posts WHERE organization_id = $1 AND id = $2 FOR UPDATE', [
         organizationId,
         id,
@@ -228,26 +227,26 @@ export class PostRepository {
 
   /** Returns the deleted id, or null when there was no such post. Tag links go with it. */
   async delete(em: EntityManager, organizationId: string, id: string): Promise<string | null> {
-    const rows = rowsOf<{ id: string }>(
+    const rows = returnedRows<{ id: string }>(
       await em.query('DELETE FROM posts WHERE organization_id = $1 AND id = $2 RETURNING id', [organizationId, id]),
     );
     return rows[0]?.id ?? null;
   }
 
   async categoryExists(em: EntityManager, organizationId: string, id: string): Promise<boolean> {
-    const rows = rowsOf(await em.query('SELECT 1 FROM post_categories WHERE organization_id = $1 AND id = $2', [organizationId, id]));
+    const rows = returnedRows(await em.query('SELECT 1 FROM post_categories WHERE organization_id = $1 AND id = $2', [organizationId, id]));
     return rows.length > 0;
   }
 
   async userExists(em: EntityManager, organizationId: string, id: string): Promise<boolean> {
-    const rows = rowsOf(await em.query('SELECT 1 FROM users WHERE organization_id = $1 AND id = $2', [organizationId, id]));
+    const rows = returnedRows(await em.query('SELECT 1 FROM users WHERE organization_id = $1 AND id = $2', [organizationId, id]));
     return rows.length > 0;
   }
 
   /** The ids among `ids` that name no tag of the organization. */
   async missingTagIds(em: EntityManager, organizationId: string, ids: readonly string[]): Promise<string[]> {
     if (ids.length === 0) return [];
-    const rows = rowsOf<{ id: string }>(
+    const rows = returnedRows<{ id: string }>(
       await em.query(
         `SELECT wanted.id FROM unnest($2::uuid[]) AS wanted(id)
          WHERE NOT EXISTS (SELECT 1 FROM post_tags t WHERE t.organization_id = $1 AND t.id = wanted.id)`,

@@ -1,8 +1,7 @@
-import { pgErrorOf, PG_UNIQUE_VIOLATION, SlugTakenError } from '@almanac/shared';
+import { pgErrorOf, PG_UNIQUE_VIOLATION, SlugTakenError, returnedRows } from '@almanac/shared';
 import type { EntityManager } from 'typeorm';
 import type { TermKindName, TermView } from '../domain/term';
 import { isPublishedSql } from './post-queries';
-import { rowsOf } from './sql-result';
 
 interface TermTable {
   readonly table: string;
@@ -57,7 +56,7 @@ export class TermRepository {
    * organization's posts (or links) grouped by term, not one count per term.
    */
   async list(em: EntityManager, organizationId: string, now: Date): Promise<TermView[]> {
-    const rows = rowsOf<TermRow>(
+    const rows = returnedRows<TermRow>(
       await em.query(
         `SELECT x.id, x.name, x.slug, COALESCE(n.post_count, 0) AS post_count
          FROM ${this.t.table} x LEFT JOIN (${this.t.postCounts}) n ON n.term_id = x.id
@@ -69,7 +68,7 @@ export class TermRepository {
   }
 
   async find(em: EntityManager, organizationId: string, id: string, now: Date): Promise<TermView | null> {
-    const rows = rowsOf<TermRow>(
+    const rows = returnedRows<TermRow>(
       await em.query(
         `SELECT x.id, x.name, x.slug, ${this.t.postCount} AS post_count
          FROM ${this.t.table} x WHERE x.organization_id = $2 AND x.id = $3`,
@@ -82,7 +81,7 @@ export class TermRepository {
   /** Slugs equal to `base` or of the form `base-…` (candidates for `firstFreeSlug`). */
   async slugsLike(em: EntityManager, organizationId: string, base: string): Promise<string[]> {
     // `base` is a slug (a-z, 0-9, -): no LIKE wildcard can hide in it.
-    const rows = rowsOf<{ slug: string }>(
+    const rows = returnedRows<{ slug: string }>(
       await em.query(`SELECT slug FROM ${this.t.table} WHERE organization_id = $1 AND (slug = $2 OR slug LIKE $2 || '-%')`, [
         organizationId,
         base,
@@ -98,7 +97,7 @@ export class TermRepository {
     term: { id: string; name: string; slug: string },
     now: Date,
   ): Promise<boolean> {
-    const rows = rowsOf(
+    const rows = returnedRows(
       await em.query(
         `INSERT INTO ${this.t.table} (id, organization_id, name, slug, created_at, updated_at)
          VALUES ($1, $2, $3, $4, $5, $5)
@@ -118,7 +117,7 @@ export class TermRepository {
     now: Date,
   ): Promise<boolean> {
     try {
-      const rows = rowsOf(
+      const rows = returnedRows(
         await em.query(
           `UPDATE ${this.t.table} SET name = COALESCE($3, name), slug = COALESCE($4, slug), updated_at = $5
            WHERE organization_id = $1 AND id = $2 RETURNING id`,
@@ -136,7 +135,7 @@ export class TermRepository {
   /** Posts keep existing: a category is detached (ON DELETE SET NULL), a tag's links go (CASCADE). */
   /** Returns the deleted id, or null when there was no such term. */
   async delete(em: EntityManager, organizationId: string, id: string): Promise<string | null> {
-    const rows = rowsOf<{ id: string }>(
+    const rows = returnedRows<{ id: string }>(
       await em.query(`DELETE FROM ${this.t.table} WHERE organization_id = $1 AND id = $2 RETURNING id`, [organizationId, id]),
     );
     return rows[0]?.id ?? null;

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ExternalBookingsService } from '@almanac/scheduling';
-import { Clock, ForbiddenError, InvalidReferenceError, newId, NotFoundError } from '@almanac/shared';
+import { Clock, ForbiddenError, InvalidReferenceError, newId, NotFoundError, returnedRows } from '@almanac/shared';
 import { DataSource } from 'typeorm';
 import { CalendarIntegrationOrmEntity } from '../infrastructure/calendar-integration.orm-entity';
 
@@ -50,10 +50,9 @@ export class CalendarIntegrationService {
   }
 
   async remove(organizationId: string): Promise<string> {
-    // For DELETE … RETURNING, TypeORM's postgres driver answers [rows, affectedCount].
-    const [rows] = (await this.dataSource.query('DELETE FROM calendar_integrations WHERE organization_id = $1 RETURNING id', [
-      organizationId,
-    ])) as [Array<{ id: string }>, number];
+    const rows = returnedRows<{ id: string }>(
+      await this.dataSource.query('DELETE FROM calendar_integrations WHERE organization_id = $1 RETURNING id', [organizationId]),
+    );
     if (rows.length === 0) throw new NotFoundError('Calendar integration');
     return rows[0]!.id;
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Page, PG_CHECK_VIOLATION, pgErrorOf } from '@almanac/shared';
+import { Page, PG_CHECK_VIOLATION, pgErrorOf, returnedRows } from '@almanac/shared';
 import { EntityManager } from 'typeorm';
 import { Event } from '../domain/event';
 import { SlotsBelowRegistrationsError } from '../domain/event-errors';
@@ -7,7 +7,6 @@ import { EventStatus } from '../domain/event-status';
 import { moneyFromDecimal, moneyToDecimal } from '../domain/money';
 import { EventListFilter, eventListQuery } from './event-list-query';
 import { eventByIdQuery } from './event-queries';
-import { returnedRows } from './returned-rows';
 
 export type { EventListFilter } from './event-list-query';
 

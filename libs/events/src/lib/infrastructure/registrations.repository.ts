@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { Page, PG_CHECK_VIOLATION, PG_UNIQUE_VIOLATION, pgErrorOf } from '@almanac/shared';
+import { Page, PG_CHECK_VIOLATION, PG_UNIQUE_VIOLATION, pgErrorOf, returnedRows } from '@almanac/shared';
 import { EntityManager } from 'typeorm';
 import { AlreadyRegisteredError, EventFullError } from '../domain/event-errors';
 import { Registration, RegistrationStatus } from '../domain/registration';
 import { registrationInsertQuery } from './event-queries';
-import { returnedRows } from './returned-rows';
 
 interface RegistrationRow {
   id: string;

@@ -10,6 +10,7 @@ import {
   ImportRow,
   ImportUpdateRow,
 } from '../infrastructure/external-booking.repository';
+import { ScheduleRepository } from '../infrastructure/schedule.repository';
 
 /** One occurrence of an external calendar event, as the calendar import hands it over. */
 export interface ExternalOccurrence {
@@ -123,13 +124,14 @@ export class ExternalBookingsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repository: ExternalBookingRepository,
+    private readonly schedules: ScheduleRepository,
     private readonly clock: Clock,
   ) {}
 
   /** true when the schedule exists in the organization */
   async scheduleExists(organizationId: string, scheduleId: string): Promise<boolean> {
     if (!isUuid(organizationId) || !isUuid(scheduleId)) return false;
-    return this.repository.scheduleExists(this.dataSource.manager, organizationId, scheduleId);
+    return (await this.schedules.findById(this.dataSource.manager, organizationId, scheduleId)) !== null;
   }
 
   /**
@@ -154,8 +156,9 @@ export class ExternalBookingsService {
       return em.transaction((inner) => this.syncOccurrences(inner, input));
     }
     const { organizationId, scheduleId, rangeStart, rangeEnd } = input;
+    // KEY SHARE: the schedule cannot be deleted under the import.
     const timezone = isUuid(organizationId) && isUuid(scheduleId)
-      ? await this.repository.lockSchedule(em, organizationId, scheduleId)
+      ? ((await this.schedules.findById(em, organizationId, scheduleId, 'key share'))?.timezone ?? null)
       : null;
     if (timezone === null) throw new InvalidReferenceError('schedule_id');
 

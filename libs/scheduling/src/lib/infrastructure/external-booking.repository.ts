@@ -38,24 +38,6 @@ const IMPORTED = `metadata->>'source' = 'external_calendar'`;
 /** Set-based statements for the calendar import: one statement per batch, never one per row. */
 @Injectable()
 export class ExternalBookingRepository {
-  /** The schedule's time zone, KEY SHARE-locked so it cannot be deleted under the import; null when absent. */
-  async lockSchedule(em: EntityManager, organizationId: string, scheduleId: string): Promise<string | null> {
-    const rows = await rowsOf<{ timezone: string }>(
-      em,
-      'SELECT timezone FROM schedules WHERE organization_id = $1 AND id = $2 FOR KEY SHARE',
-      [organizationId, scheduleId],
-    );
-    return rows[0]?.timezone ?? null;
-  }
-
-  async scheduleExists(em: EntityManager, organizationId: string, scheduleId: string): Promise<boolean> {
-    const rows = await rowsOf(em, 'SELECT 1 FROM schedules WHERE organization_id = $1 AND id = $2', [
-      organizationId,
-      scheduleId,
-    ]);
-    return rows.length > 0;
-  }
-
   /** Imported bookings of the schedule that start in the range or carry one of the UIDs (one query). */
   async loadImported(
     em: EntityManager,

@@ -1,20 +1,12 @@
-import { InvalidReferenceError, PG_EXCLUSION_VIOLATION, PG_FOREIGN_KEY_VIOLATION, pgErrorOf } from '@almanac/shared';
+import { InvalidReferenceError, PG_EXCLUSION_VIOLATION, PG_FOREIGN_KEY_VIOLATION, pgErrorOf, returnedRows } from '@almanac/shared';
 import type { EntityManager } from 'typeorm';
 import { BookingOverlapError } from '../domain/scheduling-errors';
 
 export { likeLiteral, Params, setClause } from './sql-params';
 
-/** TypeORM answers UPDATE/DELETE … RETURNING on PostgreSQL with `[rows, affected]`, other statements with rows. */
-export function flatten<R>(result: unknown): R[] {
-  if (Array.isArray(result) && result.length === 2 && Array.isArray(result[0]) && typeof result[1] === 'number') {
-    return result[0] as R[];
-  }
-  return result as R[];
-}
-
 /** Runs one parameterised statement and returns its rows, whatever the statement. */
 export async function rowsOf<R>(em: EntityManager, sql: string, params: unknown[] = []): Promise<R[]> {
-  return flatten<R>(await em.query(sql, params));
+  return returnedRows<R>(await em.query(sql, params));
 }
 
 /** Runs one parameterised statement and returns its rows (a repository's thin path, see SqlClient). */
