@@ -47,15 +47,6 @@ export class PostsService {
     private readonly rankings: SearchRankingCache,
   ) {}
 
-  /** Runs a write, then (committed or not) drops the organization's cached search rankings. */
-  private async writing<T>(organizationId: string, work: Promise<T>): Promise<T> {
-    try {
-      return await work;
-    } finally {
-      this.rankings.invalidate(organizationId);
-    }
-  }
-
   async list(criteria: Omit<PostListCriteria, 'now'>): Promise<{ posts: PostView[]; total: number }> {
     return this.posts.list(this.dataSource.manager, { ...criteria, now: this.clock.now() });
   }
@@ -67,7 +58,7 @@ export class PostsService {
   }
 
   async create(actor: Actor, command: CreatePostCommand): Promise<PostView> {
-    return this.writing(actor.organizationId, this.dataSource.transaction(async (em) => {
+    return this.rankings.invalidatingAfter(actor.organizationId, this.dataSource.transaction(async (em) => {
       const now = this.clock.now();
       const publication = resolvePublication(undefined, { status: command.status, publishedAt: command.publishedAt }, now);
       await this.checkReferences(em, actor.organizationId, command);
@@ -97,7 +88,7 @@ export class PostsService {
     if (Object.values(command).every((value) => value === undefined)) {
       throw new ValidationFailedError([{ field: 'body', message: 'must name at least one field to change' }]);
     }
-    return this.writing(actor.organizationId, this.dataSource.transaction(async (em) => {
+    return this.rankings.invalidatingAfter(actor.organizationId, this.dataSource.transaction(async (em) => {
       const now = this.clock.now();
       // Locked: the publisher (SKIP LOCKED) leaves this post alone until the change is committed.
       const current = await this.posts.lockForUpdate(em, actor.organizationId, id);
@@ -124,7 +115,7 @@ export class PostsService {
 
   /** Returns the deleted id. */
   async delete(organizationId: string, id: string): Promise<string> {
-    const deleted = await this.writing(organizationId, this.posts.delete(this.dataSource.manager, organizationId, id));
+    const deleted = await this.rankings.invalidatingAfter(organizationId, this.posts.delete(this.dataSource.manager, organizationId, id));
     if (deleted === null) throw new NotFoundError('Post');
     return deleted;
   }

@@ -23,15 +23,6 @@ export abstract class TermsService {
     this.terms = new TermRepository(kind);
   }
 
-  /** Runs a write, then drops the organization's cached search rankings (a deleted term detaches posts). */
-  private async writing<T>(organizationId: string, work: Promise<T>): Promise<T> {
-    try {
-      return await work;
-    } finally {
-      this.rankings.invalidate(organizationId);
-    }
-  }
-
   list(organizationId: string): Promise<TermView[]> {
     return this.terms.list(this.dataSource.manager, organizationId, this.clock.now());
   }
@@ -43,11 +34,12 @@ export abstract class TermsService {
   }
 
   async create(organizationId: string, input: { name: string; slug?: string }): Promise<TermView> {
-    return this.writing(organizationId, this.dataSource.transaction(async (em) => {
+    return this.rankings.invalidatingAfter(organizationId, this.dataSource.transaction(async (em) => {
       const now = this.clock.now();
       const id = newId();
+      const base = slugify(input.name);
       for (let attempt = 1; ; attempt++) {
-        const slug = input.slug ?? firstFreeSlug(slugify(input.name), await this.terms.slugsLike(em, organizationId, slugify(input.name)));
+        const slug = input.slug ?? firstFreeSlug(base, await this.terms.slugsLike(em, organizationId, base));
         if (await this.terms.insertIfSlugFree(em, organizationId, { id, name: input.name, slug }, now)) break;
         if (input.slug !== undefined || attempt >= SLUG_ATTEMPTS) throw new SlugTakenError(slug);
       }
@@ -59,7 +51,7 @@ export abstract class TermsService {
     if (input.name === undefined && input.slug === undefined) {
       throw new ValidationFailedError([{ field: 'body', message: 'must name at least one field to change' }]);
     }
-    return this.writing(organizationId, this.dataSource.transaction(async (em) => {
+    return this.rankings.invalidatingAfter(organizationId, this.dataSource.transaction(async (em) => {
       const now = this.clock.now();
       if (!(await this.terms.update(em, organizationId, id, input, now))) throw new NotFoundError(this.resource);
       return (await this.terms.find(em, organizationId, id, now))!;
@@ -68,7 +60,7 @@ export abstract class TermsService {
 
   /** Returns the deleted id. */
   async delete(organizationId: string, id: string): Promise<string> {
-    const deleted = await this.writing(organizationId, this.terms.delete(this.dataSource.manager, organizationId, id));
+    const deleted = await this.rankings.invalidatingAfter(organizationId, this.terms.delete(this.dataSource.manager, organizationId, id));
     if (deleted === null) throw new NotFoundError(this.resource);
     return deleted;
   }

@@ -32,6 +32,3 @@ export const MAX_LIST_ITEMS = 1000;
 export const MIN_HEADING_LEVEL = 1;
 export const MAX_HEADING_LEVEL = 6;
 
-export function isContentBlockType(value: unknown): value is ContentBlockType {
-  return typeof value === 'string' && (CONTENT_BLOCK_TYPES as readonly string[]).includes(value);
-}

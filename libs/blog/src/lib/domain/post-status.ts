@@ -3,10 +3,6 @@ import { DomainError, InvalidTransitionError, TransitionTable, canTransition } f
 export const POST_STATUSES = ['draft', 'published', 'scheduled', 'archived'] as const;
 export type PostStatus = (typeof POST_STATUSES)[number];
 
-export function isPostStatus(value: unknown): value is PostStatus {
-  return typeof value === 'string' && (POST_STATUSES as readonly string[]).includes(value);
-}
-
 /**
  * Where a post's status may move. The interface leaves post transitions open; every move is allowed
  * (an author may unpublish, archive, restore or reschedule at will). What constrains a post is not

@@ -98,6 +98,15 @@ export class SearchRankingCache {
     return ranking;
   }
 
+  /** Runs a blog write, then (committed or not) drops the organization's rankings. */
+  async invalidatingAfter<T>(organizationId: string, write: Promise<T>): Promise<T> {
+    try {
+      return await write;
+    } finally {
+      this.invalidate(organizationId);
+    }
+  }
+
   /** After a committed blog write: the organization's rankings are dropped (lazily, by generation). */
   invalidate(organizationId: string): void {
     this.generations.set(organizationId, this.generation(organizationId) + 1);

@@ -93,7 +93,9 @@ export function parseIcsFeed(source: string, rangeStart: Date, rangeEnd: Date): 
   for (const vevent of vevents) {
     const uid = text(vevent, 'uid') ?? '';
     if (vevent.hasProperty('recurrence-id')) {
-      exceptionsByUid.set(uid, [...(exceptionsByUid.get(uid) ?? []), vevent]);
+      const overrides = exceptionsByUid.get(uid);
+      if (overrides) overrides.push(vevent);
+      else exceptionsByUid.set(uid, [vevent]);
     } else {
       masters.push(vevent);
     }

@@ -3,10 +3,6 @@ import { InvalidTransitionError, TransitionTable, canTransition } from '@almanac
 export const EVENT_STATUSES = ['draft', 'published', 'cancelled'] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
-export function isEventStatus(value: unknown): value is EventStatus {
-  return typeof value === 'string' && (EVENT_STATUSES as readonly string[]).includes(value);
-}
-
 /**
  * Where an event's status may move (api-decisions §7). Cancelled is final. Setting the current
  * status again is not a move at all and is handled before the table is consulted.

@@ -6,10 +6,6 @@ export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 /** Statuses that hold the booked time: only these take part in the no-overlap rule. */
 export const ACTIVE_BOOKING_STATUSES: readonly BookingStatus[] = ['PENDING', 'CONFIRMED'];
 
-export function isBookingStatus(value: unknown): value is BookingStatus {
-  return typeof value === 'string' && (BOOKING_STATUSES as readonly string[]).includes(value);
-}
-
 export function isActiveBookingStatus(status: BookingStatus): boolean {
   return ACTIVE_BOOKING_STATUSES.includes(status);
 }

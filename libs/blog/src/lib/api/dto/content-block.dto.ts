@@ -1,22 +1,7 @@
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { IsHttpUrl } from '@almanac/shared';
+import { IsHttpUrl, OptionalNotNull, simpleValidator } from '@almanac/shared';
 import { Transform, TransformFnParams } from 'class-transformer';
-import {
-  ArrayMaxSize,
-  ArrayMinSize,
-  IsArray,
-  IsIn,
-  IsInt,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  Max,
-  Min,
-  registerDecorator,
-  ValidateIf,
-  ValidateNested,
-  ValidationArguments,
-} from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsIn, IsInt, IsNotEmpty, IsOptional, IsString, Max, Min, ValidateNested, ValidationArguments } from 'class-validator';
 import {
   CONTENT_BLOCK_TYPES,
   ContentBlockType,
@@ -158,16 +143,8 @@ function notABlockMessage(args: ValidationArguments): string {
 }
 
 /** At most `max` elements (a value that is not an array is reported by the nested validation). */
-function ArrayAtMost(max: number): PropertyDecorator {
-  return (target: object, propertyName: string | symbol) =>
-    registerDecorator({
-      name: 'arrayAtMost',
-      target: target.constructor,
-      propertyName: propertyName as string,
-      options: { message: `must contain at most ${max} blocks` },
-      validator: { validate: (value: unknown) => !Array.isArray(value) || value.length <= max },
-    });
-}
+const ArrayAtMost = (max: number): PropertyDecorator =>
+  simpleValidator('arrayAtMost', (value) => !Array.isArray(value) || value.length <= max, `must contain at most ${max} blocks`)();
 
 function contentBlocksSchema(description: string | undefined) {
   return {
@@ -204,7 +181,7 @@ export function ContentBlocks(options: { required: boolean; description?: string
     ValidateNested({ each: true, message: notABlockMessage }),
   ];
   // Absent is fine when optional; null never is (an empty array says "no content").
-  if (!options.required) decorators.unshift(ValidateIf((_object: object, value: unknown) => value !== undefined));
+  if (!options.required) decorators.unshift(OptionalNotNull());
   return (target: object, propertyName: string | symbol) => {
     for (const decorator of decorators) decorator(target, propertyName);
   };

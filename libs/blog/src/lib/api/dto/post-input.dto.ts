@@ -1,19 +1,8 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDateTimeWithZone, IsHttpUrl, IsSlug } from '@almanac/shared';
-import {
-  ArrayMaxSize,
-  ArrayUnique,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsString,
-  IsUUID,
-  Matches,
-  MaxLength,
-} from 'class-validator';
+import { IsDateTimeWithZone, IsHttpUrl, IsSlug, OptionalNotNull } from '@almanac/shared';
+import { ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 import { POST_STATUSES, PostStatus } from '../../domain/post-status';
 import { CONTENT_BLOCK_MODELS, ContentBlockDto, ContentBlocks } from './content-block.dto';
-import { OptionalNotNull, OptionalNullable } from './optional';
 
 export const MAX_TAGS_PER_POST = 100;
 
@@ -34,7 +23,7 @@ export class CreatePostDto {
   readonly slug!: string;
 
   @ApiPropertyOptional({ type: String, maxLength: 5000, nullable: true, example: 'Three habits that keep our calendar sane.' })
-  @OptionalNullable()
+  @IsOptional()
   @IsString()
   @MaxLength(5000)
   readonly excerpt?: string | null;
@@ -43,12 +32,12 @@ export class CreatePostDto {
   readonly content?: ContentBlockDto[];
 
   @ApiPropertyOptional({ type: String, format: 'uri', nullable: true, example: 'https://cdn.example.com/cover.jpg' })
-  @OptionalNullable()
+  @IsOptional()
   @IsHttpUrl()
   readonly featured_image_url?: string | null;
 
   @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'A category of the organization' })
-  @OptionalNullable()
+  @IsOptional()
   @IsUUID('all')
   readonly category_id?: string | null;
 
@@ -66,7 +55,7 @@ export class CreatePostDto {
     nullable: true,
     description: "A user of the organization; defaults to the API key's user (null: no author)",
   })
-  @OptionalNullable()
+  @IsOptional()
   @IsUUID('all')
   readonly author_id?: string | null;
 
@@ -81,7 +70,7 @@ export class CreatePostDto {
   readonly is_featured?: boolean;
 
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, example: '2026-12-01T09:00:00Z', description: 'ISO 8601 with a zone' })
-  @OptionalNullable()
+  @IsOptional()
   @IsDateTimeWithZone()
   readonly published_at?: string | null;
 }
@@ -101,7 +90,7 @@ export class UpdatePostDto {
   readonly slug?: string;
 
   @ApiPropertyOptional({ type: String, maxLength: 5000, nullable: true })
-  @OptionalNullable()
+  @IsOptional()
   @IsString()
   @MaxLength(5000)
   readonly excerpt?: string | null;
@@ -110,12 +99,12 @@ export class UpdatePostDto {
   readonly content?: ContentBlockDto[];
 
   @ApiPropertyOptional({ type: String, format: 'uri', nullable: true })
-  @OptionalNullable()
+  @IsOptional()
   @IsHttpUrl()
   readonly featured_image_url?: string | null;
 
   @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'null removes the category' })
-  @OptionalNullable()
+  @IsOptional()
   @IsUUID('all')
   readonly category_id?: string | null;
 
@@ -128,7 +117,7 @@ export class UpdatePostDto {
   readonly tag_ids?: string[];
 
   @ApiPropertyOptional({ type: String, format: 'uuid', nullable: true, description: 'null removes the author' })
-  @OptionalNullable()
+  @IsOptional()
   @IsUUID('all')
   readonly author_id?: string | null;
 
@@ -143,7 +132,7 @@ export class UpdatePostDto {
   readonly is_featured?: boolean;
 
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'ISO 8601 with a zone; null clears it' })
-  @OptionalNullable()
+  @IsOptional()
   @IsDateTimeWithZone()
   readonly published_at?: string | null;
 }

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsSlug } from '@almanac/shared';
+import { IsSlug, OptionalNotNull } from '@almanac/shared';
 import { IsString, Matches, MaxLength } from 'class-validator';
-import { OptionalNotNull } from './optional';
 
 const NAME = { minLength: 1, maxLength: 300, example: 'Engineering' };
 const SLUG = {

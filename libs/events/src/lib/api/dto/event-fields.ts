@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsCalendarDate, IsIanaTimeZone, IsTimeOfDay } from '@almanac/shared';
-import { IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength, ValidateIf } from 'class-validator';
+import { IsCalendarDate, IsIanaTimeZone, IsTimeOfDay, OptionalNotNull } from '@almanac/shared';
+import { IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import {
   DESCRIPTION_MAX_LENGTH,
   LOCATION_MAX_LENGTH,
@@ -19,12 +19,10 @@ import { IsMoney } from './is-money.validator';
  */
 type Mode = 'create' | 'update';
 
-const given = (_object: object, value: unknown) => value !== undefined;
-
 /** Required on create; on update optional but never null. */
 function valued(mode: Mode, required: boolean) {
   if (mode === 'create' && required) return IsDefined({ message: 'is required' });
-  return ValidateIf(given);
+  return OptionalNotNull();
 }
 
 export const TitleField = (mode: Mode) =>
@@ -73,7 +71,7 @@ export const TimeOfDayField = (description: string) =>
 export const TimezoneField = () =>
   applyDecorators(
     ApiPropertyOptional({ type: String, example: 'Europe/Paris', default: 'UTC', description: 'IANA time zone name' }),
-    ValidateIf(given),
+    OptionalNotNull(),
     IsIanaTimeZone(),
   );
 
@@ -96,7 +94,7 @@ export const CostField = () =>
       example: 19.99,
       description: 'Dollars, at most two decimals; stored exactly',
     }),
-    ValidateIf(given),
+    OptionalNotNull(),
     IsMoney(),
   );
 
@@ -126,7 +124,7 @@ export const StatusField = (mode: Mode) =>
         ? { default: 'draft' }
         : { description: 'draft → published | cancelled; published → draft | cancelled; cancelled is final' }),
     }),
-    ValidateIf(given),
+    OptionalNotNull(),
     IsIn(EVENT_STATUSES, { message: `must be one of ${EVENT_STATUSES.join(', ')}` }),
   );
 

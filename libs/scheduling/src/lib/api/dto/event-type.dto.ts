@@ -1,9 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsSlug, PageQuery, QueryBoolean } from '@almanac/shared';
+import { IsSlug, PageQuery, QueryBoolean, OptionalNotNull } from '@almanac/shared';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import { EVENT_TYPE_MAX_DURATION, EVENT_TYPE_MIN_DURATION, HEX_COLOR_PATTERN } from '../../domain/event-type';
 import { LOCATION_TYPES, LocationType } from '../../domain/location-type';
-import { NotBlank, OptionalNotNull } from './validators';
+import { NotBlank } from './validators';
 
 const COLOR_MESSAGE = 'must be a hex color #RGB or #RRGGBB';
 

@@ -1,7 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIanaTimeZone } from '@almanac/shared';
+import { IsIanaTimeZone, OptionalNotNull } from '@almanac/shared';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { NotBlank, OptionalNotNull } from './validators';
+import { NotBlank } from './validators';
 
 export class CreateScheduleDto {
   @ApiProperty({ example: 'Dr. Rivera – consultations', maxLength: 300 })

@@ -1,28 +1,15 @@
-import { isDateTimeWithZone } from '@almanac/shared';
+import { isDateTimeWithZone, simpleValidator } from '@almanac/shared';
 import { Transform } from 'class-transformer';
-import { registerDecorator, ValidateIf, ValidationArguments, ValidationOptions } from 'class-validator';
+import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
 import { isSupportedInstant } from '../../domain/booking';
 import { metadataProblems } from '../../domain/booking-metadata';
 
-/**
- * Optional, but not nullable: absent is fine, `null` is validated (and refused) like any other
- * value. For PATCH fields that cannot be cleared.
- */
-export function OptionalNotNull(): PropertyDecorator {
-  return ValidateIf((_object: object, value: unknown) => value !== undefined);
-}
-
 /** Text with at least one non-space character. */
-export function NotBlank(options?: ValidationOptions): PropertyDecorator {
-  return (target: object, propertyName: string | symbol) =>
-    registerDecorator({
-      name: 'notBlank',
-      target: target.constructor,
-      propertyName: propertyName as string,
-      options: { message: 'must not be blank', ...options },
-      validator: { validate: (value: unknown) => typeof value !== 'string' || value.trim().length > 0 },
-    });
-}
+export const NotBlank = simpleValidator(
+  'notBlank',
+  (value) => typeof value !== 'string' || value.trim().length > 0,
+  'must not be blank',
+);
 
 /** A zoned date-time strictly after the one in `other` (checked only when both are well-formed). */
 export function IsAfterField(other: string, options?: ValidationOptions): PropertyDecorator {
@@ -59,18 +46,11 @@ export function IsBookingMetadata(options?: ValidationOptions): PropertyDecorato
 }
 
 /** A zoned date-time whose instant lies in years 0001-9999 UTC (what the API can write back). */
-export function IsSupportedInstant(options?: ValidationOptions): PropertyDecorator {
-  return (target: object, propertyName: string | symbol) =>
-    registerDecorator({
-      name: 'isSupportedInstant',
-      target: target.constructor,
-      propertyName: propertyName as string,
-      options: { message: 'must lie between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z', ...options },
-      validator: {
-        validate: (value: unknown) => !isDateTimeWithZone(value) || isSupportedInstant(new Date(value)),
-      },
-    });
-}
+export const IsSupportedInstant = simpleValidator(
+  'isSupportedInstant',
+  (value) => !isDateTimeWithZone(value) || isSupportedInstant(new Date(value)),
+  'must lie between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z',
+);
 
 /**
  * Keeps the JSON value exactly as parsed. class-transformer would rebuild a free-form object and
