@@ -20,6 +20,11 @@ export class HttpProblem extends Error {
   }
 }
 
+/** 429 `rate_limited` with Retry-After (API-key rate limit, login throttle). */
+export function rateLimitedProblem(detail: string, retryAfterSeconds: number): HttpProblem {
+  return new HttpProblem({ status: 429, code: 'rate_limited', detail, headers: { 'Retry-After': String(retryAfterSeconds) } });
+}
+
 export function writeProblem(req: Request, res: Response, init: ProblemInit): void {
   if (res.headersSent) return;
   const body: Record<string, unknown> = {

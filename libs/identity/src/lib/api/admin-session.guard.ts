@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { AppConfig, ForbiddenError, HttpProblem } from '@almanac/shared';
+import { AppConfig, ForbiddenError, HttpProblem, SESSION_COOKIE } from '@almanac/shared';
 import type { Request, Response } from 'express';
 import { AdminSessionService } from '../application/admin-session.service';
 import { AdminSessionInfo } from '../domain/admin-session';
@@ -13,7 +13,7 @@ export function sessionRequired(detail = 'Sign in with POST /api/auth/login firs
     status: 401,
     code: 'unauthorized',
     detail,
-    headers: { 'WWW-Authenticate': 'Cookie realm="almanac", cookie-name="almanac_session"' },
+    headers: { 'WWW-Authenticate': `Cookie realm="almanac", cookie-name="${SESSION_COOKIE}"` },
   });
 }
 

@@ -1,7 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata, applyDecorators } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiExtension } from '@nestjs/swagger';
-import { ForbiddenError, HttpProblem, UnauthorizedError } from '@almanac/shared';
+import { ForbiddenError, rateLimitedProblem, UnauthorizedError } from '@almanac/shared';
 import type { Request, Response } from 'express';
 import { ApiKeyAuthenticator } from '../application/api-key-authenticator';
 import { ApiRateLimiter } from '../application/api-rate-limiter';
@@ -10,7 +10,7 @@ import { Scope } from '../domain/scopes';
 
 export const REQUIRED_SCOPE = 'almanac:required-scope';
 
-export type RequestWithPrincipal = Request & { principal?: ApiPrincipal; rateCounted?: boolean };
+export type RequestWithPrincipal = Request & { principal?: ApiPrincipal };
 
 /**
  * Authenticates `Authorization: Bearer alm_…`, counts the request against the key's rate limit
@@ -27,13 +27,12 @@ export class ApiKeyGuard implements CanActivate {
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const req = http.getRequest<RequestWithPrincipal>();
-    const principal = req.principal ?? (await this.authenticator.authenticate(req.headers.authorization));
+    // Set only here, so a principal already on the request means this guard ran and counted it.
+    const known = req.principal;
+    const principal = known ?? (await this.authenticator.authenticate(req.headers.authorization));
     if (!principal) throw new UnauthorizedError('A valid API key is required.');
     req.principal = principal;
-    if (!req.rateCounted) {
-      req.rateCounted = true;
-      this.countRequest(principal, http.getResponse<Response>());
-    }
+    if (!known) this.countRequest(principal, http.getResponse<Response>());
     const scope = this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, [context.getHandler(), context.getClass()]);
     if (scope && !principal.scopes.includes(scope)) {
       throw new ForbiddenError(`This API key lacks the ${scope} scope.`);
@@ -48,12 +47,7 @@ export class ApiKeyGuard implements CanActivate {
     res.setHeader('RateLimit-Remaining', String(decision.remaining));
     res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
     if (!decision.allowed) {
-      throw new HttpProblem({
-        status: 429,
-        code: 'rate_limited',
-        detail: `This API key made more than ${decision.limit} requests in a minute.`,
-        headers: { 'Retry-After': String(decision.resetSeconds) },
-      });
+      throw rateLimitedProblem(`This API key made more than ${decision.limit} requests in a minute.`, decision.resetSeconds);
     }
   }
 }

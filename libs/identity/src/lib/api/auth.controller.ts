@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiCookieAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiDataResponse, ApiProblems, AppConfig, HttpProblem, SESSION_SCHEME, UnauthorizedError } from '@almanac/shared';
+import { ApiDataResponse, ApiProblems, AppConfig, rateLimitedProblem, SESSION_SCHEME, UnauthorizedError } from '@almanac/shared';
 import type { Request, Response } from 'express';
 import { AdminSessionService, LoginThrottledError } from '../application/admin-session.service';
 import { AdminSessionInfo } from '../domain/admin-session';
@@ -38,14 +38,7 @@ export class AuthController {
       res.setHeader('Cache-Control', 'no-store');
       return { data: toSessionResponse(user) };
     } catch (error) {
-      if (error instanceof LoginThrottledError) {
-        throw new HttpProblem({
-          status: 429,
-          code: 'rate_limited',
-          detail: error.message,
-          headers: { 'Retry-After': String(error.retryAfterSeconds) },
-        });
-      }
+      if (error instanceof LoginThrottledError) throw rateLimitedProblem(error.message, error.retryAfterSeconds);
       if (error instanceof UnauthorizedError) throw sessionRequired(error.message);
       throw error;
     }
