@@ -34,13 +34,14 @@ export class DemoSeeder implements OnApplicationBootstrap {
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.config.seedDemo || !this.server.embedded || this.config.databaseUrl) return;
+    // The server is embedded exactly when DATABASE_URL is unset (DatabaseServer.resolveUrl).
+    if (!this.config.seedDemo || !this.server.embedded) return;
     await this.seedIfEmpty();
   }
 
-  async seedIfEmpty(): Promise<boolean> {
+  async seedIfEmpty(): Promise<void> {
     const existing: unknown[] = await this.dataSource.query('SELECT 1 FROM organizations LIMIT 1');
-    if (existing.length > 0) return false;
+    if (existing.length > 0) return;
     const org = await this.identity.createOrganization('Demo');
     const password = randomBytes(12).toString('base64url');
     const admin = await this.identity.createUser({ organizationId: org.id, email: DEMO_ADMIN_EMAIL, name: 'Demo Admin', password, role: 'admin' });
@@ -60,6 +61,5 @@ export class DemoSeeder implements OnApplicationBootstrap {
         '',
       ].join('\n'),
     );
-    return true;
   }
 }

@@ -39,6 +39,13 @@ function translateReferenceError(error: unknown): never {
   throw error;
 }
 
+/** The trimmed name of an organization, user or API key: 1-300 characters. */
+function validName(name: string): string {
+  const trimmed = name.trim();
+  if (!trimmed || trimmed.length > 300) throw new DomainError('validation_failed', 'name must be 1-300 characters');
+  return trimmed;
+}
+
 /** Organizations, users and API keys: used by the CLI, the demo seed and the tests. */
 @Injectable()
 export class IdentityService {
@@ -49,8 +56,7 @@ export class IdentityService {
   ) {}
 
   async createOrganization(name: string): Promise<{ id: string; name: string }> {
-    const trimmed = name.trim();
-    if (!trimmed || trimmed.length > 300) throw new DomainError('validation_failed', 'name must be 1-300 characters');
+    const trimmed = validName(name);
     const org = { id: newId(), name: trimmed, createdAt: this.clock.now() };
     await this.dataSource.getRepository(OrganizationOrmEntity).insert(org);
     return { id: org.id, name: org.name };
@@ -64,8 +70,7 @@ export class IdentityService {
     role?: 'admin' | 'author';
   }): Promise<{ id: string; email: string; name: string; role: 'admin' | 'author'; organization_id: string }> {
     if (!isUuid(input.organizationId)) throw new InvalidReferenceError('organization_id');
-    const name = input.name.trim();
-    if (!name || name.length > 300) throw new DomainError('validation_failed', 'name must be 1-300 characters');
+    const name = validName(input.name);
     const role = input.role ?? 'admin';
     if (role !== 'admin' && role !== 'author') throw new DomainError('validation_failed', 'role must be admin or author');
     if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(input.email)) throw new DomainError('validation_failed', 'email is not an e-mail address');
@@ -101,8 +106,7 @@ export class IdentityService {
   }): Promise<CreatedApiKey> {
     if (!isUuid(input.organizationId)) throw new InvalidReferenceError('organization_id');
     if (input.userId != null && !isUuid(input.userId)) throw new InvalidReferenceError('user_id');
-    const name = (input.name ?? 'API key').trim();
-    if (!name || name.length > 300) throw new DomainError('validation_failed', 'name must be 1-300 characters');
+    const name = validName(input.name ?? 'API key');
     const key = generateApiKey();
     const scopes = normalizeScopes(input.scopes);
     const row = {
