@@ -1,5 +1,5 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDateTimeWithZone, IsHttpUrl, IsSlug, OptionalNotNull } from '@almanac/shared';
+import { IsDateTimeWithZone, IsHttpUrl, IsSlug, OptionalNotNull, SLUG_MAX_LENGTH, SLUG_PATTERN } from '@almanac/shared';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 import { POST_STATUSES, PostStatus } from '../../domain/post-status';
 import { CONTENT_BLOCK_MODELS, ContentBlockDto, ContentBlocks } from './content-block.dto';
@@ -18,7 +18,7 @@ export class CreatePostDto {
   @MaxLength(300)
   readonly title!: string;
 
-  @ApiProperty({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 100, example: 'how-we-schedule', description: 'Unique in the organization' })
+  @ApiProperty({ pattern: SLUG_PATTERN.source, maxLength: SLUG_MAX_LENGTH, example: 'how-we-schedule', description: 'Unique in the organization' })
   @IsSlug()
   readonly slug!: string;
 
@@ -84,7 +84,7 @@ export class UpdatePostDto {
   @MaxLength(300)
   readonly title?: string;
 
-  @ApiPropertyOptional({ pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$', maxLength: 100 })
+  @ApiPropertyOptional({ pattern: SLUG_PATTERN.source, maxLength: SLUG_MAX_LENGTH })
   @OptionalNotNull()
   @IsSlug()
   readonly slug?: string;

@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsSlug, OptionalNotNull } from '@almanac/shared';
+import { IsSlug, OptionalNotNull, SLUG_MAX_LENGTH, SLUG_PATTERN } from '@almanac/shared';
 import { IsString, Matches, MaxLength } from 'class-validator';
 
 const NAME = { minLength: 1, maxLength: 300, example: 'Engineering' };
 const SLUG = {
-  pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$',
-  maxLength: 100,
+  pattern: SLUG_PATTERN.source,
+  maxLength: SLUG_MAX_LENGTH,
   example: 'engineering',
   description: 'Unique in the organization; generated from the name when absent (taken: 409 slug_taken)',
 };
