@@ -10,6 +10,7 @@ export * from './api/error-status';
 export * from './api/problem';
 export * from './api/problem-details.filter';
 export * from './api/validation';
+export * from './api/body-checks';
 export * from './api/query';
 export * from './api/pagination';
 export * from './api/swagger';

@@ -16,6 +16,7 @@ const {
   isActiveBookingStatus,
   metadataProblems,
   isSupportedInstant,
+  LOCATION_TYPES,
   bookingByIdQuery,
   bookingInsertQuery,
   bookingUpdateQuery,
@@ -23,7 +24,6 @@ const {
   bookingReferencesQuery,
 } = require('./domain');
 
-const LOCATION_TYPES = ['in_person', 'phone', 'video', 'custom'];
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MAX_LIMIT = 100;
 

@@ -7,13 +7,21 @@ require('../../register-paths');
 const dist = (path) => require(`../../../dist/${path}`);
 
 const shared = dist('libs/shared/src/domain/index.js');
+const appConfig = dist('libs/shared/src/config/app-config.js');
+const bodyChecks = dist('libs/shared/src/api/body-checks.js');
+const errorStatus = dist('libs/shared/src/api/error-status.js');
 const apiKeySecret = dist('libs/identity/src/lib/domain/api-key-secret.js');
 const rateLimiter = dist('libs/identity/src/lib/domain/fixed-window-rate-limiter.js');
 const bookingStatus = dist('libs/scheduling/src/lib/domain/booking-status.js');
 const bookingMetadata = dist('libs/scheduling/src/lib/domain/booking-metadata.js');
 const booking = dist('libs/scheduling/src/lib/domain/booking.js');
+const locationType = dist('libs/scheduling/src/lib/domain/location-type.js');
 const bookingQueries = dist('libs/scheduling/src/lib/infrastructure/booking-queries.js');
 const money = dist('libs/events/src/lib/domain/money.js');
+const eventStatus = dist('libs/events/src/lib/domain/event-status.js');
+const eventMapper = dist('libs/events/src/lib/api/event.mapper.js');
+const postStatus = dist('libs/blog/src/lib/domain/post-status.js');
+const post = dist('libs/blog/src/lib/domain/post.js');
 const postQueries = dist('libs/blog/src/lib/infrastructure/post-queries.js');
 const postSearch = dist('libs/blog/src/lib/infrastructure/post-search.js');
 const searchRankingCache = dist('libs/blog/src/lib/infrastructure/search-ranking-cache.js');
@@ -30,6 +38,13 @@ module.exports = {
   SLUG_PATTERN: shared.SLUG_PATTERN,
   SLUG_MAX_LENGTH: shared.SLUG_MAX_LENGTH,
   canTransition: shared.canTransition,
+  AppConfig: appConfig.AppConfig,
+  MAX_BODY_BYTES: bodyChecks.MAX_BODY_BYTES,
+  REQUEST_ID_PATTERN: bodyChecks.REQUEST_ID_PATTERN,
+  findNulBytes: bodyChecks.findNulBytes,
+  findBodyProblems: bodyChecks.findBodyProblems,
+  PROBLEM_TYPE_BASE: errorStatus.PROBLEM_TYPE_BASE,
+  STATUS_TITLE: errorStatus.STATUS_TITLE,
   API_KEY_PATTERN: apiKeySecret.API_KEY_PATTERN,
   hashApiKey: apiKeySecret.hashApiKey,
   FixedWindowRateLimiter: rateLimiter.FixedWindowRateLimiter,
@@ -38,12 +53,18 @@ module.exports = {
   isActiveBookingStatus: bookingStatus.isActiveBookingStatus,
   metadataProblems: bookingMetadata.metadataProblems,
   isSupportedInstant: booking.isSupportedInstant,
+  LOCATION_TYPES: locationType.LOCATION_TYPES,
   bookingByIdQuery: bookingQueries.bookingByIdQuery,
   bookingInsertQuery: bookingQueries.bookingInsertQuery,
   bookingUpdateQuery: bookingQueries.bookingUpdateQuery,
   bookingListQueries: bookingQueries.bookingListQueries,
   bookingReferencesQuery: bookingQueries.bookingReferencesQuery,
   moneyFromDecimal: money.moneyFromDecimal,
+  EVENT_STATUSES: eventStatus.EVENT_STATUSES,
+  toRegistrationResponse: eventMapper.toRegistrationResponse,
+  POST_STATUSES: postStatus.POST_STATUSES,
+  POST_ORDER_FIELDS: post.POST_ORDER_FIELDS,
+  SORT_DIRECTIONS: post.SORT_DIRECTIONS,
   postListQuery: postQueries.postListQuery,
   SEARCH_SETTINGS_SQL: postQueries.SEARCH_SETTINGS_SQL,
   idBySlugQuery: postQueries.idBySlugQuery,

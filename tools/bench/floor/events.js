@@ -8,12 +8,13 @@ const {
   newId,
   isUuid,
   moneyFromDecimal,
+  EVENT_STATUSES,
+  toRegistrationResponse,
   eventListQuery,
   eventByIdQuery,
   registrationInsertQuery,
 } = require('./domain');
 
-const EVENT_STATUSES = ['draft', 'published', 'cancelled'];
 const MAX_LIMIT = 100;
 
 function slotsRemaining(row) {
@@ -170,21 +171,10 @@ async function register({ pool, principal, params, body }) {
   } finally {
     client.release();
   }
-  const r = registration;
   return {
     status: 201,
-    location: `/api/v1/events/${eventId}/registrations/${r.id}`,
-    body: {
-      data: {
-        id: r.id,
-        event_id: r.eventId,
-        name: r.name,
-        email: r.email,
-        status: r.status,
-        created_at: r.createdAt.toISOString(),
-        cancelled_at: null,
-      },
-    },
+    location: `/api/v1/events/${eventId}/registrations/${registration.id}`,
+    body: { data: toRegistrationResponse(registration) },
   };
 }
 

@@ -10,15 +10,15 @@ const {
   SearchRankingCache,
   SEARCH_SETTINGS_SQL,
   idBySlugQuery,
+  POST_STATUSES,
+  POST_ORDER_FIELDS,
+  SORT_DIRECTIONS,
 } = require('./domain');
 
 // As the API's BlogModule: one cache of broad searches' rankings per process, the same defaults.
 // The floor takes no blog writes, so nothing invalidates it here.
 const rankings = new SearchRankingCache();
 
-const POST_STATUSES = ['draft', 'published', 'scheduled', 'archived'];
-const POST_ORDER_FIELDS = ['published_at', 'created_at', 'updated_at', 'title'];
-const SORT_DIRECTIONS = ['asc', 'desc'];
 const DEFAULT_POST_LIMIT = 20;
 const MAX_LIMIT = 100;
 const MAX_SEARCH_LENGTH = 500;
@@ -64,7 +64,6 @@ async function idBySlug(db, table, organizationId, slug) {
   return rows[0]?.id ?? null;
 }
 
-/** PostRepository.list: slugs resolved to ids (null: nothing can match), then the one statement. */
 /** A statement in a transaction of its own with the search's planner settings (SET LOCAL). */
 async function withSearchSettings(pool, query) {
   const client = await pool.connect();

@@ -12,15 +12,23 @@ const querystring = require('node:querystring');
 const { Pool } = require('pg');
 const pinoHttp = require('pino-http');
 const { Authenticator } = require('./auth');
+const {
+  AppConfig,
+  MAX_BODY_BYTES,
+  REQUEST_ID_PATTERN,
+  findNulBytes,
+  findBodyProblems,
+  PROBLEM_TYPE_BASE,
+  STATUS_TITLE,
+} = require('./domain');
 const { Problem } = require('./problem');
 const { route } = require('./routes');
 
 const env = process.env;
 const PORT = Number(env.PORT ?? 3100);
+// The API's own reading of LOG_LEVEL, API_KEY_CACHE_SECONDS and RATE_LIMIT_PER_MINUTE, defaults included.
+const config = AppConfig.fromEnv(env);
 const POOL_SIZE = 20; // DatabaseModule's default pool size per instance
-const MAX_BODY_BYTES = 1024 * 1024;
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-const PROBLEM_TYPE_BASE = 'https://almanac.dev/problems/';
 
 /** What helmet sets with the API's options (bootstrap.ts), in the same order. */
 const SECURITY_HEADERS = {
@@ -39,23 +47,9 @@ const SECURITY_HEADERS = {
   'X-XSS-Protection': '0',
 };
 
-const STATUS_TITLE = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  409: 'Conflict',
-  413: 'Content Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Content',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  503: 'Service Unavailable',
-};
-
 // The API's access log (apps/api/src/app.module.ts): the same pino-http options.
 const httpLogger = pinoHttp({
-  level: env.LOG_LEVEL || 'info',
+  level: config.logLevel,
   genReqId: (req) => req.id,
   quietReqLogger: true,
   serializers: {
@@ -73,8 +67,8 @@ const pool = new Pool({
 });
 pool.on('error', (error) => log.warn({ err: error }, 'pool error'));
 const authenticator = new Authenticator(pool, {
-  cacheSeconds: env.API_KEY_CACHE_SECONDS ? Number(env.API_KEY_CACHE_SECONDS) : 5,
-  rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE ? Number(env.RATE_LIMIT_PER_MINUTE) : 600,
+  cacheSeconds: config.apiKeyCacheSeconds,
+  rateLimitPerMinute: config.rateLimitPerMinute,
   log,
 });
 
@@ -102,28 +96,6 @@ function sendProblem(res, req, headers, problem) {
   headers['Content-Length'] = Buffer.byteLength(text);
   res.writeHead(problem.status, headers);
   res.end(text);
-}
-
-/** Finds NUL characters in a parsed body or query (PostgreSQL refuses them in text). */
-const RESERVED_BODY_KEYS = ['__proto__', 'constructor', 'prototype'];
-
-/** The API's findNulBytes (query) and findBodyProblems (body: NUL characters and reserved keys). */
-function findNulBytes(value, path = '', found = [], reservedKeys = false) {
-  if (typeof value === 'string') {
-    if (value.includes('\u0000'))
-      found.push({ field: path || 'body', message: 'must not contain NUL characters' });
-  } else if (Array.isArray(value)) {
-    value.forEach((item, index) => findNulBytes(item, `${path}[${index}]`, found, reservedKeys));
-  } else if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
-      if (key.includes('\u0000'))
-        found.push({ field: path || 'body', message: 'keys must not contain NUL characters' });
-      if (reservedKeys && RESERVED_BODY_KEYS.includes(key))
-        found.push({ field: path || 'body', message: `key "${key}" is reserved` });
-      findNulBytes(item, path ? `${path}.${key}` : key, found, reservedKeys);
-    }
-  }
-  return found;
 }
 
 function hasBody(req) {
@@ -171,7 +143,7 @@ function readJsonBody(req) {
 
 async function handle(req, res) {
   const given = req.headers['x-request-id'];
-  req.id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  req.id = typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
   httpLogger(req, res);
   const headers = { 'X-Request-Id': req.id, ...SECURITY_HEADERS };
   try {
@@ -180,7 +152,7 @@ async function handle(req, res) {
     const query = mark === -1 ? {} : querystring.parse(req.url.slice(mark + 1));
     const body = await readJsonBody(req);
     // As the API: the parsed query is searched only when the raw URL holds an encoded NUL.
-    const nul = findNulBytes(body, '', [], true);
+    const nul = findBodyProblems(body);
     if (req.url.includes('%00')) nul.unshift(...findNulBytes(query));
     if (nul.length > 0) throw new Problem(400, 'validation_failed', 'The request is invalid.', nul);
 

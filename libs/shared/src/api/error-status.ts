@@ -1,3 +1,6 @@
+/** Prefix of every problem's `type` URI; the error code follows it. */
+export const PROBLEM_TYPE_BASE = 'https://almanac.dev/problems/';
+
 /** HTTP status of every public error code (api-decisions §3). */
 export const ERROR_STATUS: Readonly<Record<string, number>> = {
   invalid_json: 400,

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { json } from 'express';
-import { findBodyProblems, findNulBytes } from './validation';
+import { findBodyProblems, findNulBytes, MAX_BODY_BYTES, REQUEST_ID_PATTERN } from './body-checks';
 import { HttpProblem } from './problem-details.filter';
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+export { MAX_BODY_BYTES } from './body-checks';
 
 /** Work done on the raw Node request and response before Express sees them (see AlmanacExpressAdapter). */
 export type FrontDoorStep = (req: IncomingMessage, res: ServerResponse) => void;
@@ -14,13 +14,11 @@ export type FrontDoorStep = (req: IncomingMessage, res: ServerResponse) => void;
 export function requestIdStep(): FrontDoorStep {
   return (req, res) => {
     const given = req.headers['x-request-id'];
-    const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    const id = typeof given === 'string' && REQUEST_ID_PATTERN.test(given) ? given : randomUUID();
     (req as IncomingMessage & { id: string }).id = id;
     res.setHeader('X-Request-Id', id);
   };
 }
-
-export const MAX_BODY_BYTES = 1024 * 1024;
 
 function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];

@@ -32,4 +32,4 @@ export class Problem {
   readonly errors?: ProblemFieldError[];
 }
 
-export const PROBLEM_TYPE_BASE = 'https://almanac.dev/problems/';
+export { PROBLEM_TYPE_BASE } from './error-status';
