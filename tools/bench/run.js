@@ -453,18 +453,9 @@ async function main() {
     log('running migrations…');
     {
       require('reflect-metadata');
-      const { DataSource } = require('typeorm');
       const { ALL_MIGRATIONS } = require('../../dist/apps/api/src/migrations');
-      const { runMigrationsLocked } = require('../../dist/libs/shared/src/database/migrations');
-      const dataSource = new DataSource({
-        type: 'postgres',
-        url: db.url,
-        migrations: ALL_MIGRATIONS,
-        migrationsTableName: 'schema_migrations',
-      });
-      await dataSource.initialize();
-      await runMigrationsLocked(dataSource);
-      await dataSource.destroy();
+      const { migrateDatabase } = require('../../dist/libs/shared/src/database/migrations');
+      await migrateDatabase(db.url, ALL_MIGRATIONS);
     }
 
     log(`seeding the ${options.quick ? 'quick' : 'full'} data set…`);

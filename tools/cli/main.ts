@@ -1,6 +1,5 @@
 import 'reflect-metadata';
-import { AppConfig, DomainError, EmbeddedDatabaseInUseError, runMigrationsLocked, startEmbeddedPostgres } from '@almanac/shared';
-import { DataSource } from 'typeorm';
+import { AppConfig, DomainError, EmbeddedDatabaseInUseError, migrateDatabase, startEmbeddedPostgres } from '@almanac/shared';
 import { isIdentityCommand, parseArgs, runIdentityCommand, UsageError, USAGE, validateFlags } from './commands';
 
 /** The CLI of api-decisions §11: JSON on stdout, errors as JSON on stderr, logs off. */
@@ -12,19 +11,7 @@ async function migrate(config: AppConfig): Promise<Record<string, unknown>> {
   const { ALL_MIGRATIONS } = await import('../../apps/api/src/migrations');
   const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres({ dataDir: config.dataDir });
   try {
-    const dataSource = new DataSource({
-      type: 'postgres',
-      url: config.databaseUrl ?? embedded!.url,
-      migrations: ALL_MIGRATIONS,
-      migrationsTableName: 'schema_migrations',
-      logging: false,
-    });
-    await dataSource.initialize();
-    try {
-      return { applied: await runMigrationsLocked(dataSource) };
-    } finally {
-      await dataSource.destroy();
-    }
+    return { applied: await migrateDatabase(config.databaseUrl ?? embedded!.url, ALL_MIGRATIONS) };
   } finally {
     await embedded?.stop();
   }

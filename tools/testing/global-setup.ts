@@ -1,11 +1,11 @@
 import './register-ts-paths';
 import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
-import { DataSource } from 'typeorm';
-import { runMigrationsLocked, startEmbeddedPostgres } from '../../libs/shared/src';
+import { migrateDatabase, startEmbeddedPostgres } from '../../libs/shared/src';
 import { TEST_DB_ENV } from '../../libs/shared/src/testing/test-database';
 import { ALL_MIGRATIONS } from '../../apps/api/src/migrations';
 
@@ -17,10 +17,7 @@ export default async function globalSetup(): Promise<void> {
   const server = await startEmbeddedPostgres({ dataDir, database: TEMPLATE, persistent: false });
   (globalThis as { __ALMANAC_PG__?: unknown }).__ALMANAC_PG__ = server;
 
-  const dataSource = new DataSource({ type: 'postgres', url: server.url, migrations: ALL_MIGRATIONS, migrationsTableName: 'schema_migrations' });
-  await dataSource.initialize();
-  await runMigrationsLocked(dataSource);
-  await dataSource.destroy();
+  await migrateDatabase(server.url, ALL_MIGRATIONS);
 
   // Nobody may stay connected to a template, or CREATE DATABASE … TEMPLATE fails.
   const admin = new Client({ connectionString: server.adminUrl });
@@ -29,4 +26,6 @@ export default async function globalSetup(): Promise<void> {
   await admin.end();
 
   process.env[TEST_DB_ENV] = JSON.stringify({ adminUrl: server.adminUrl, templateDatabase: TEMPLATE });
+  // One id per Jest run: suites that need the build (ensureBuilt in apps/api-e2e) run tsc once per run.
+  process.env['ALMANAC_TEST_RUN_ID'] = randomUUID();
 }

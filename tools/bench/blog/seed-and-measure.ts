@@ -13,14 +13,14 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { IdentityService } from '@almanac/identity';
-import { AppConfig, newId, runMigrationsLocked, startEmbeddedPostgres, type EmbeddedDatabase } from '@almanac/shared';
+import { AppConfig, migrateDatabase, newId, startEmbeddedPostgres, type EmbeddedDatabase } from '@almanac/shared';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { EntityManager } from 'typeorm';
 import { createApp } from '../../../apps/api/src/bootstrap';
 import { ALL_MIGRATIONS } from '../../../apps/api/src/migrations';
 import type { PostListCriteria } from '../../../libs/blog/src/lib/domain/post';
@@ -402,10 +402,7 @@ async function main(): Promise<void> {
   }
   const db = new Client({ connectionString: url });
   try {
-    const dataSource = new DataSource({ type: 'postgres', url, migrations: ALL_MIGRATIONS, migrationsTableName: 'schema_migrations', logging: false });
-    await dataSource.initialize();
-    await runMigrationsLocked(dataSource);
-    await dataSource.destroy();
+    await migrateDatabase(url, ALL_MIGRATIONS);
     await db.connect();
 
     let seeded = REUSE ? await loadSeeded(db) : null;

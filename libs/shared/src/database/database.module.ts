@@ -4,7 +4,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
-import { MigrationClass, runMigrationsLocked } from './migrations';
+import { MIGRATIONS_TABLE, MigrationClass, runMigrationsLocked } from './migrations';
 import { SqlClient } from './sql-client';
 
 /** Holds the embedded server (when one was started) so it can be stopped after the pool closes. */
@@ -64,7 +64,7 @@ export class DatabaseModule {
             synchronize: false,
             migrationsRun: false,
             migrations: options.migrations,
-            migrationsTableName: 'schema_migrations',
+            migrationsTableName: MIGRATIONS_TABLE,
             extra: { max: options.poolSize ?? 20, application_name: 'almanac' },
             logging: false,
           }),

@@ -2,6 +2,9 @@ import { DataSource, MigrationInterface } from 'typeorm';
 
 export type MigrationClass = new () => MigrationInterface;
 
+/** The table that records applied migrations. */
+export const MIGRATIONS_TABLE = 'schema_migrations';
+
 /** Any fixed 64-bit number: all instances of the service agree on it. */
 const MIGRATION_LOCK_KEY = 7_245_318_902;
 
@@ -22,5 +25,19 @@ export async function runMigrationsLocked(dataSource: DataSource): Promise<strin
     }
   } finally {
     await runner.release();
+  }
+}
+
+/**
+ * Applies the pending migrations to the database at `url` (under the advisory lock of
+ * `runMigrationsLocked`) on a connection of its own, closed afterwards; returns the names applied.
+ */
+export async function migrateDatabase(url: string, migrations: MigrationClass[]): Promise<string[]> {
+  const dataSource = new DataSource({ type: 'postgres', url, migrations, migrationsTableName: MIGRATIONS_TABLE, logging: false });
+  await dataSource.initialize();
+  try {
+    return await runMigrationsLocked(dataSource);
+  } finally {
+    await dataSource.destroy();
   }
 }

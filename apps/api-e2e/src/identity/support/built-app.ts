@@ -1,5 +1,5 @@
 import { ChildProcess, execFile, spawn } from 'node:child_process';
-import { mkdirSync, rmdirSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -7,12 +7,16 @@ import { promisify } from 'node:util';
 /** The workspace root. */
 export const ROOT = resolve(__dirname, '../../../../..');
 const LOCK = join(ROOT, 'dist', '.e2e-build-lock');
+/** Set once per Jest run by tools/testing/global-setup.ts (workers inherit it). */
+const RUN_ID = process.env['ALMANAC_TEST_RUN_ID'];
+const BUILT_MARKER_PREFIX = '.e2e-built-';
 
 const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * Builds the app exactly as `npm run build` does (tsc, incremental), once at a time across Jest
- * workers, so the suites that spawn the real server and CLI run today's code.
+ * workers, so the suites that spawn the real server and CLI run today's code. Within one Jest run
+ * (ALMANAC_TEST_RUN_ID) it builds once: a marker `dist/.e2e-built-<run id>` records the build.
  */
 export async function ensureBuilt(): Promise<void> {
   mkdirSync(join(ROOT, 'dist'), { recursive: true });
@@ -31,13 +35,24 @@ export async function ensureBuilt(): Promise<void> {
     }
   }
   try {
-    await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'apps/api/tsconfig.app.json'], {
-      cwd: ROOT,
-      maxBuffer: 16 * 1024 * 1024,
-    });
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
-    throw new Error(`npm run build failed:\n${stdout ?? ''}${stderr ?? ''}`);
+    const marker = RUN_ID ? join(ROOT, 'dist', BUILT_MARKER_PREFIX + RUN_ID) : undefined;
+    if (marker && existsSync(marker)) return; // built earlier in this run
+    try {
+      await promisify(execFile)(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'apps/api/tsconfig.app.json'], {
+        cwd: ROOT,
+        maxBuffer: 16 * 1024 * 1024,
+      });
+    } catch (error) {
+      const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+      throw new Error(`npm run build failed:\n${stdout ?? ''}${stderr ?? ''}`);
+    }
+    if (marker) {
+      // Earlier runs' markers are of no further use.
+      for (const name of readdirSync(join(ROOT, 'dist'))) {
+        if (name.startsWith(BUILT_MARKER_PREFIX)) rmSync(join(ROOT, 'dist', name), { force: true });
+      }
+      writeFileSync(marker, '');
+    }
   } finally {
     rmdirSync(LOCK);
   }
