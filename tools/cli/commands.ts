@@ -78,9 +78,8 @@ export function validateFlags(command: IdentityCommand, flags: Flags): void {
   }
 }
 
-/** Runs one identity command; the result is what the CLI prints. */
+/** Runs one identity command whose flags `validateFlags` has accepted; the result is what the CLI prints. */
 export async function runIdentityCommand(identity: IdentityService, command: IdentityCommand, flags: Flags): Promise<Record<string, unknown>> {
-  validateFlags(command, flags);
   switch (command) {
     case 'org:create':
       return identity.createOrganization(flags['name']!);

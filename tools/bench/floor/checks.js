@@ -157,4 +157,4 @@ function isPlainObject(value) {
   return proto === Object.prototype || proto === null;
 }
 
-module.exports = { Checks, knownQuery, isPlainObject, UUID };
+module.exports = { Checks, knownQuery, isPlainObject };

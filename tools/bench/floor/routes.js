@@ -35,4 +35,4 @@ function route(method, path) {
   return null;
 }
 
-module.exports = { ROUTES, route };
+module.exports = { route };
