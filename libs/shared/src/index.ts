@@ -20,3 +20,6 @@ export * from './api/openapi';
 export * from './api/params';
 export * from './shared.module';
 export * from './api/validators';
+export * from './domain/domain-event';
+export * from './outbox/outbox';
+export { SharedOutbox1764000000000 } from './outbox/outbox.migration';

@@ -6,6 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
 import { MIGRATIONS_TABLE, MigrationClass, runMigrationsLocked } from './migrations';
 import { SqlClient } from './sql-client';
+import { Outbox } from '../outbox/outbox';
 
 /** Holds the embedded server (when one was started) so it can be stopped after the pool closes. */
 @Injectable()
@@ -44,7 +45,7 @@ export interface DatabaseModuleOptions {
 @Module({})
 export class DatabaseServerModule {
   static forRoot(): DynamicModule {
-    return { module: DatabaseServerModule, providers: [DatabaseServer, SqlClient], exports: [DatabaseServer, SqlClient] };
+    return { module: DatabaseServerModule, providers: [DatabaseServer, SqlClient, Outbox], exports: [DatabaseServer, SqlClient, Outbox] };
   }
 }
 
