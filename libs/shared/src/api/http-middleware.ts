@@ -87,7 +87,16 @@ export function jsonBodyMiddleware(): RequestHandler {
  * reach the query string percent-encoded (the HTTP parser refuses raw ones), so the parsed query is
  * searched only when the raw URL holds `%00`.
  */
-function bodyProblem(req: Request): HttpProblem | undefined {
+function bodyProblem(req: Request): unknown {
+  // Runs in body-parser's callback, outside every try/catch of the pipeline: nothing may escape it.
+  try {
+    return findProblems(req);
+  } catch (error) {
+    return error;
+  }
+}
+
+function findProblems(req: Request): HttpProblem | undefined {
   const errors = findBodyProblems(req.body);
   if ((req.url ?? '').includes('%00')) errors.unshift(...findNulBytes(req.query));
   if (errors.length === 0) return undefined;

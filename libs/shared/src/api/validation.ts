@@ -1,5 +1,6 @@
 import { ArgumentMetadata, PipeTransform, ValidationError, ValidationPipe } from '@nestjs/common';
 import { FieldError, ValidationFailedError } from '../domain/domain-error';
+import { MAX_REPORTED_ERRORS } from './body-checks';
 
 function joinPath(parent: string, property: string, parentIsArray: boolean): string {
   if (parentIsArray && /^\d+$/.test(property)) return `${parent}[${property}]`;
@@ -30,9 +31,21 @@ export function createValidationPipe(): PipeTransform {
   const body = buildPipe(true);
   const query = buildPipe(false);
   return {
-    transform: (value: unknown, metadata: ArgumentMetadata) =>
-      metadata.type === 'query' ? query.transform(value, metadata) : body.transform(value, metadata),
+    transform: (value: unknown, metadata: ArgumentMetadata) => {
+      if (metadata.type === 'query') return query.transform(value, metadata);
+      // A DTO body must be one JSON object: an array, a string or a number gets one error, not one per item.
+      if (metadata.type === 'body' && value !== undefined && isDtoClass(metadata.metatype) && (typeof value !== 'object' || value === null || Array.isArray(value))) {
+        throw new ValidationFailedError([{ field: 'body', message: 'must be a JSON object' }]);
+      }
+      return body.transform(value, metadata);
+    },
   };
+}
+
+const PRIMITIVES: readonly unknown[] = [String, Boolean, Number, Array, Object];
+
+function isDtoClass(metatype: ArgumentMetadata['metatype']): boolean {
+  return typeof metatype === 'function' && !PRIMITIVES.includes(metatype);
 }
 
 function buildPipe(forbidUnknown: boolean): ValidationPipe {
@@ -44,7 +57,7 @@ function buildPipe(forbidUnknown: boolean): ValidationPipe {
     transformOptions: { enableImplicitConversion: false },
     validationError: { target: false, value: true },
     stopAtFirstError: false,
-    exceptionFactory: (errors) => new ValidationFailedError(flattenValidationErrors(errors)),
+    exceptionFactory: (errors) => new ValidationFailedError(flattenValidationErrors(errors).slice(0, MAX_REPORTED_ERRORS)),
   });
 }
 
