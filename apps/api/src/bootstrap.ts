@@ -9,6 +9,7 @@ import {
   createValidationPipe,
   type FrontDoorStep,
   jsonBodyMiddleware,
+  loggableError,
   precomputedHeadersStep,
   requestIdStep,
   serveOpenApi,
@@ -53,6 +54,8 @@ function accessLogMiddleware(config: AppConfig): HttpLogger<IncomingMessage> {
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      // Every `{ err }` logged through this logger (Nest's logs included): never SQL parameters.
+      err: loggableError,
     },
     autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') },
   });

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
-import { AppConfig } from '@almanac/shared';
+import { AppConfig, DatabaseServer } from '@almanac/shared';
 import type { Server } from 'node:http';
 import { createApp } from './bootstrap';
 
@@ -58,6 +58,11 @@ async function main(): Promise<void> {
   const config = AppConfig.fromEnv();
   const { app } = await createApp({ config, shutdownHooks: false });
   handleShutdown(app);
+  // Serving errors forever without a database helps nobody: exit so a supervisor restarts us.
+  app.get(DatabaseServer).embedded?.onUnexpectedExit((code, signal) => {
+    process.stderr.write(`embedded PostgreSQL exited unexpectedly (code ${code}, signal ${signal}): exiting\n`);
+    process.exit(70);
+  });
   await app.listen(config.port);
   process.stdout.write(`Almanac listening on ${config.appUrl} (docs: ${config.appUrl}/docs)\n`);
 }

@@ -23,3 +23,5 @@ export * from './api/validators';
 export * from './domain/domain-event';
 export * from './outbox/outbox';
 export { SharedOutbox1764000000000 } from './outbox/outbox.migration';
+export * from './database/db-availability';
+export * from './api/loggable-error';

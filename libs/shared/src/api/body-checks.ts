@@ -32,6 +32,11 @@ export function findBodyProblems(value: unknown): FieldError[] {
   return walkBody(value, '', true);
 }
 
+/** No unpaired UTF-16 surrogate (String.prototype.isWellFormed, Node 20+; not yet in TypeScript's ES2023 lib). */
+function isWellFormed(text: string): boolean {
+  return (text as string & { isWellFormed(): boolean }).isWellFormed();
+}
+
 /** At most this many problems are reported for one body (api-decisions §3). */
 export const MAX_REPORTED_ERRORS = 100;
 
@@ -50,10 +55,13 @@ function walkBody(root: unknown, rootPath: string, bodyRules: boolean): FieldErr
     const { value, path, depth, key, holder } = stack.pop()!;
     if (key !== undefined) {
       if (key.includes('\u0000')) found.push({ field: holder || 'body', message: 'keys must not contain NUL characters' });
+      if (!isWellFormed(key)) found.push({ field: holder || 'body', message: 'keys must not contain unpaired surrogates' });
       if (bodyRules && RESERVED_BODY_KEYS.includes(key)) found.push({ field: holder || 'body', message: `key "${key}" is reserved` });
     }
     if (typeof value === 'string') {
       if (value.includes('\u0000')) found.push({ field: path || 'body', message: 'must not contain NUL characters' });
+      // A lone \ud800 escape is valid JSON but no Unicode text: it cannot be stored as sent.
+      if (!isWellFormed(value)) found.push({ field: path || 'body', message: 'must not contain unpaired surrogates' });
       continue;
     }
     if (!value || typeof value !== 'object') continue;

@@ -29,6 +29,7 @@ export const ERROR_STATUS: Readonly<Record<string, number>> = {
   internal: 500,
   upstream_failed: 502,
   unavailable: 503,
+  database_unavailable: 503,
 };
 
 export const STATUS_TITLE: Readonly<Record<number, string>> = {

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { isUtf8 } from 'node:buffer';
 import { json } from 'express';
 import { findBodyProblems, findNulBytes, MAX_BODY_BYTES, REQUEST_ID_PATTERN } from './body-checks';
 import { HttpProblem } from './problem-details.filter';
@@ -32,13 +33,21 @@ function hasBody(req: Request): boolean {
  * body or the query string and for reserved keys in the body.
  */
 export function jsonBodyMiddleware(): RequestHandler {
-  const parse = json({ limit: MAX_BODY_BYTES, strict: false, type: () => true });
+  const parse = json({
+    limit: MAX_BODY_BYTES,
+    strict: false,
+    type: () => true,
+    // body-parser would decode invalid UTF-8 into U+FFFD and store what the client never sent.
+    verify: (_req, _res, raw) => {
+      if (!isUtf8(raw)) throw Object.assign(new Error('The request body is not valid UTF-8.'), { type: 'encoding.invalid' });
+    },
+  });
   return (req: Request, res: Response, next: NextFunction) => {
     if (!hasBody(req)) {
       req.body = undefined;
       return next(bodyProblem(req));
     }
-    if (!req.is(['application/json', 'application/*+json'])) {
+    if (!req.is(['application/json', 'application/*+json']) || !isUtf8Charset(req)) {
       return next(
         new HttpProblem({
           status: 415,
@@ -58,6 +67,9 @@ export function jsonBodyMiddleware(): RequestHandler {
               detail: 'The request body is larger than 1 MiB.',
             }),
           );
+        }
+        if (type === 'encoding.invalid') {
+          return next(new HttpProblem({ status: 400, code: 'invalid_json', detail: 'The request body is not valid UTF-8.' }));
         }
         if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
           return next(
@@ -79,6 +91,12 @@ export function jsonBodyMiddleware(): RequestHandler {
       next(bodyProblem(req));
     });
   };
+}
+
+/** JSON is UTF-8 (RFC 8259 §8.1): a charset parameter, when present, must say so. */
+function isUtf8Charset(req: Request): boolean {
+  const match = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '');
+  return !match || /^utf-?8$/i.test(match[1]!);
 }
 
 /**

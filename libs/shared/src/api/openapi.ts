@@ -80,6 +80,14 @@ export function applyV1Conventions(document: OpenAPIObject): OpenAPIObject {
     for (const [method, operation] of Object.entries(item as Record<string, Json>)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
       const responses = (operation['responses'] ??= {}) as Record<string, Json>;
+      // Anything that reads the database answers 503 while it is unreachable (api-decisions §19).
+      if (path !== '/health/live') {
+        responses['503'] ??= {
+          description: 'The database is unreachable (`database_unavailable`); retry after Retry-After',
+          content: problemContent,
+          headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } },
+        };
+      }
       if (v1 && method === 'post') {
         const params = (operation['parameters'] ??= []) as Json[];
         params.push({ $ref: '#/components/parameters/IdempotencyKey' });
@@ -88,10 +96,10 @@ export function applyV1Conventions(document: OpenAPIObject): OpenAPIObject {
         responses['422'] ??= { description: 'The request cannot be processed (`idempotency_key_reused`, …)', content: problemContent };
       }
       for (const [status, response] of Object.entries(responses)) {
-        if ('$ref' in response || (!v1 && status !== '429')) continue;
+        if ('$ref' in response || (!v1 && status !== '429' && status !== '503')) continue;
         const responseHeaders = (response['headers'] ??= {}) as Json;
         if (v1 && status !== '401') Object.assign(responseHeaders, rateRefs);
-        if (status === '429') responseHeaders['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+        if (status === '429' || status === '503') responseHeaders['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
         if (v1 && method === 'post' && status.startsWith('2')) responseHeaders['Idempotent-Replayed'] = { $ref: '#/components/headers/Idempotent-Replayed' };
       }
     }

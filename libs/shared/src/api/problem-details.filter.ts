@@ -2,6 +2,8 @@ import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@n
 import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import { DomainError, FieldError } from '../domain/domain-error';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database/db-availability';
+import { loggableError } from './loggable-error';
 import { DEFAULT_CODE, ERROR_STATUS, STATUS_TITLE } from './error-status';
 import { PROBLEM_TYPE_BASE } from './problem';
 
@@ -47,8 +49,17 @@ function isDataException(error: unknown): boolean {
   return typeof code === 'string' && code.startsWith('22');
 }
 
+/** Express's router could not percent-decode a path parameter: such a path names no resource. */
+function isUndecodablePath(exception: unknown): boolean {
+  if (exception instanceof URIError) return true;
+  const message = exception instanceof Error ? exception.message : '';
+  return message.startsWith('Failed to decode param');
+}
+
 export function toProblem(exception: unknown): ProblemInit {
   if (exception instanceof HttpProblem) return exception.init;
+  // The message would echo the client's bytes: answer as for any unknown id.
+  if (isUndecodablePath(exception)) return { status: 404, code: 'not_found', detail: 'No such resource.' };
   if (exception instanceof DomainError) {
     return {
       status: ERROR_STATUS[exception.code] ?? 400,
@@ -67,6 +78,14 @@ export function toProblem(exception: unknown): ProblemInit {
     const code = DEFAULT_CODE[status] ?? (status >= 500 ? 'internal' : 'validation_failed');
     if (status === 404 || status === 405) return { status: 404, code: 'not_found', detail: 'No such resource.' };
     return { status, code, detail: status >= 500 ? 'An internal error occurred.' : message };
+  }
+  if (isDatabaseUnavailable(exception)) {
+    return {
+      status: 503,
+      code: 'database_unavailable',
+      detail: 'The database is not reachable at the moment; retry later.',
+      headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+    };
   }
   if (exception instanceof QueryFailedError && isDataException(exception)) {
     return { status: 400, code: 'validation_failed', detail: 'A value in the request is out of range or malformed.' };
@@ -90,11 +109,11 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const req = http.getRequest<Request>();
     const res = http.getResponse<Response>();
     const problem = toProblem(exception);
-    if (problem.status >= 500) {
-      this.logger.error(
-        { err: exception, request_id: (req as Request & { id?: unknown }).id },
-        'unhandled error while serving request',
-      );
+    const requestId = (req as Request & { id?: unknown }).id;
+    if (problem.code === 'database_unavailable') {
+      this.logger.warn({ err: loggableError(exception), request_id: requestId }, 'database unavailable');
+    } else if (problem.status >= 500) {
+      this.logger.error({ err: loggableError(exception), request_id: requestId }, 'unhandled error while serving request');
     }
     writeProblem(req, res, problem);
   }

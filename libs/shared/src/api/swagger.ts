@@ -14,7 +14,7 @@ const PROBLEM_DESCRIPTIONS: Record<number, string> = {
   422: 'A referenced record does not exist, or the request cannot be processed',
   429: 'Rate limit exceeded (`rate_limited`); see Retry-After',
   502: 'An upstream service failed (`upstream_failed`)',
-  503: 'Not ready (`unavailable`)',
+  503: 'The database is unreachable (`database_unavailable`); see Retry-After',
 };
 
 /** Documents problem-details responses (application/problem+json) for the given statuses. */

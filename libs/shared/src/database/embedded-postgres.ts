@@ -21,6 +21,11 @@ export interface EmbeddedDatabase {
   /** True when this call created the cluster (an empty data directory). */
   readonly created: boolean;
   stop(): Promise<void>;
+  /**
+   * Calls `listener` once if the PostgreSQL server process exits while nobody asked it to stop
+   * (killed, crashed): the owner of the process decides what to do (main.ts exits non-zero).
+   */
+  onUnexpectedExit(listener: (code: number | null, signal: string | null) => void): void;
 }
 
 export async function freePort(): Promise<number> {
@@ -131,14 +136,22 @@ export async function startEmbeddedPostgres(options: {
     await admin.end();
   }
 
+  type ChildLike = { exitCode: number | null; signalCode: string | null; once(event: 'exit', cb: (code: number | null, signal: string | null) => void): void };
+  const child = (server as unknown as { process?: ChildLike }).process;
+  let stopping = false;
   return {
     url: `${base}/${database}`,
     adminUrl: `${base}/postgres`,
     created,
+    onUnexpectedExit: (listener) => {
+      child?.once('exit', (code, signal) => {
+        if (!stopping) listener(code, signal);
+      });
+    },
     stop: async () => {
+      stopping = true;
       // Ctrl-C in a terminal signals the whole process group, postgres included: it may be gone
       // already, and the package's stop() would then wait for an exit event that never comes.
-      const child = (server as unknown as { process?: { exitCode: number | null; signalCode: string | null } }).process;
       if (child && (child.exitCode !== null || child.signalCode !== null)) return;
       await server.stop();
     },

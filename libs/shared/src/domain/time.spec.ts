@@ -27,6 +27,11 @@ describe('time', () => {
     ['2026-02-30T10:00:00Z', false],
     ['2026-11-21T25:00:00Z', false],
     ['not a date', false],
+    ['0001-01-01T00:00:00Z', true],
+    ['0001-01-01T00:30:00+01:00', false],
+    ['0000-12-31T23:00:00Z', false],
+    ['9999-12-31T23:59:59.999Z', true],
+    ['9999-12-31T23:00:00-05:00', false],
   ])('isDateTimeWithZone(%s) = %s', (value, expected) => expect(isDateTimeWithZone(value)).toBe(expected));
 
   it('knows IANA zones and refuses others', () => {

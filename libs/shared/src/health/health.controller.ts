@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { HttpProblem } from '../api/problem-details.filter';
 import { ApiProblems } from '../api/swagger';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../database/db-availability';
 
 class HealthStatus {
   @ApiProperty({ example: 'ok' })
@@ -31,7 +32,12 @@ export class HealthController {
     try {
       await this.dataSource.query('SELECT 1');
     } catch {
-      throw new HttpProblem({ status: 503, code: 'unavailable', detail: 'The database is not reachable.' });
+      throw new HttpProblem({
+        status: 503,
+        code: 'database_unavailable',
+        detail: 'The database is not reachable.',
+        headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
+      });
     }
     return { status: 'ok' };
   }

@@ -50,3 +50,14 @@ describe('event timing', () => {
     expect(timingErrors({ startDate: '2026-02-28', startTime: '23:59', endTime: null, timezone: 'UTC' })).toEqual([]);
   });
 });
+
+describe('the last representable day', () => {
+  it('needs an end_time on 9999-12-31, whose whole day would end in year 10000', () => {
+    expect(timingErrors({ startDate: '9999-12-31', startTime: null, endTime: null, timezone: 'UTC' })).toEqual([
+      { field: 'end_time', message: 'is required on the last day of 9999' },
+    ]);
+    expect(timingErrors({ startDate: '9999-12-31', startTime: '10:00', endTime: null, timezone: 'UTC' })).toHaveLength(1);
+    expect(timingErrors({ startDate: '9999-12-31', startTime: '10:00', endTime: '11:00', timezone: 'UTC' })).toEqual([]);
+    expect(timingErrors({ startDate: '9999-12-30', startTime: null, endTime: null, timezone: 'UTC' })).toEqual([]);
+  });
+});

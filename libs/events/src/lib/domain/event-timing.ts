@@ -27,6 +27,9 @@ export function timingErrors(timing: EventTiming): FieldError[] {
     const year = Number(timing.startDate.slice(0, 4));
     if (year < MIN_EVENT_YEAR || year > MAX_EVENT_YEAR) {
       errors.push({ field: 'start_date', message: `must be in the years ${MIN_EVENT_YEAR}-${MAX_EVENT_YEAR}` });
+    } else if (timing.endTime === null && timing.startDate === `${MAX_EVENT_YEAR}-12-31`) {
+      // Without end_time the event lasts until the next day's midnight, which would be in year 10000.
+      errors.push({ field: 'end_time', message: `is required on the last day of ${MAX_EVENT_YEAR}` });
     }
   }
   if (timing.startTime !== null && !isTimeOfDay(timing.startTime)) {

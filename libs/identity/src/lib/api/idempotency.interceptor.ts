@@ -29,18 +29,19 @@ export class IdempotencyInterceptor implements NestInterceptor {
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
     // Attached only by IdempotentPosts() (decorators.ts): an HTTP POST handler of a V1Controller,
     // whose ApiKeyGuard has set `principal`. The path check stays: Express routes ignore case, and
-    // a POST to `/API/V1/...` reaches the handler without the idempotency handling.
+    // a POST to `/API/V1/...` reaches the same handler: compare and fingerprint the path in lower case.
     const http = context.switchToHttp();
     const req = http.getRequest<RequestWithPrincipal>();
     const header = req.headers[IDEMPOTENCY_HEADER];
-    if (header === undefined || !req.path.startsWith('/api/v1/')) return next.handle();
+    const path = req.path.toLowerCase();
+    if (header === undefined || !path.startsWith('/api/v1/')) return next.handle();
 
     const key = Array.isArray(header) ? header.join(',') : header;
     if (key.length < 1 || key.length > IDEMPOTENCY_KEY_MAX_LENGTH) {
       throw new ValidationFailedError([{ field: 'Idempotency-Key', message: `must be 1-${IDEMPOTENCY_KEY_MAX_LENGTH} characters` }]);
     }
     const res = http.getResponse<Response>();
-    const begun = await this.store.begin(req.principal!.organizationId, key, requestFingerprint(req.method, req.originalUrl, req.body));
+    const begun = await this.store.begin(req.principal!.organizationId, key, requestFingerprint(req.method, path + req.originalUrl.slice(req.path.length), req.body));
     switch (begun.kind) {
       case 'mismatch':
         throw new DomainError('idempotency_key_reused', 'This Idempotency-Key was already used for a different request.');
