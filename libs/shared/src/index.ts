@@ -25,3 +25,4 @@ export * from './outbox/outbox';
 export { SharedOutbox1764000000000 } from './outbox/outbox.migration';
 export * from './database/db-availability';
 export * from './api/loggable-error';
+export * from './database/slug-lock';

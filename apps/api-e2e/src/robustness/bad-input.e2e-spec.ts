@@ -90,3 +90,27 @@ describe('bad input is refused, never a 500 and never silently altered (e2e)', (
     expect(rows.map((r) => r.name)).toEqual(['x😀']);
   });
 });
+
+describe('generated slugs under concurrency (e2e)', () => {
+  let t: TestApp;
+  let a: Tenant;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    a = await t.tenant();
+  });
+  afterAll(() => t.close());
+
+  it.each(['categories', 'tags'])('20 parallel %s creates without a slug all succeed, with distinct slugs', async (resource) => {
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => t.api.post(`/api/v1/posts/${resource}`).set(a.auth).send({ name: 'Same Name' })),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array(20).fill(201));
+    const slugs = answers.map((r) => r.body.data.slug as string);
+    expect(new Set(slugs).size).toBe(20);
+    expect(slugs).toContain('same-name');
+    const table = resource === 'tags' ? 'post_tags' : 'post_categories';
+    const rows = await t.query(`SELECT slug FROM ${table} WHERE organization_id = $1`, [a.orgId]);
+    expect(rows).toHaveLength(20);
+  });
+});

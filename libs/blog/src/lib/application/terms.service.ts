@@ -38,6 +38,7 @@ export abstract class TermsService {
       const now = this.clock.now();
       const id = newId();
       const base = slugify(input.name);
+      if (input.slug === undefined) await this.terms.lockSlugBase(em, organizationId, base);
       for (let attempt = 1; ; attempt++) {
         const slug = input.slug ?? firstFreeSlug(base, await this.terms.slugsLike(em, organizationId, base));
         if (await this.terms.insertIfSlugFree(em, organizationId, { id, name: input.name, slug }, now)) break;

@@ -1,4 +1,4 @@
-import { pgErrorOf, PG_UNIQUE_VIOLATION, SlugTakenError, returnedRows } from '@almanac/shared';
+import { lockSlugBase, pgErrorOf, PG_UNIQUE_VIOLATION, SlugTakenError, returnedRows } from '@almanac/shared';
 import type { EntityManager } from 'typeorm';
 import type { TermKindName, TermView } from '../domain/term';
 import { isPublishedSql } from './post-queries';
@@ -79,6 +79,11 @@ export class TermRepository {
   }
 
   /** Slugs equal to `base` or of the form `base-…` (candidates for `firstFreeSlug`). */
+  /** See `lockSlugBase`: concurrent creates without a slug take turns on one base. */
+  lockSlugBase(em: EntityManager, organizationId: string, base: string): Promise<void> {
+    return lockSlugBase(em, this.t.table, organizationId, base);
+  }
+
   async slugsLike(em: EntityManager, organizationId: string, base: string): Promise<string[]> {
     // `base` is a slug (a-z, 0-9, -): no LIKE wildcard can hide in it.
     const rows = returnedRows<{ slug: string }>(

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PG_UNIQUE_VIOLATION, pgErrorOf, SlugTakenError } from '@almanac/shared';
+import { lockSlugBase, PG_UNIQUE_VIOLATION, pgErrorOf, SlugTakenError } from '@almanac/shared';
 import type { EntityManager } from 'typeorm';
 import type { EventType } from '../domain/event-type';
 import type { LocationType } from '../domain/location-type';
@@ -102,11 +102,8 @@ export class EventTypeRepository {
   }
 
   /** Serializes slug generation from one base in one organization until the transaction ends. */
-  async lockSlugBase(em: EntityManager, organizationId: string, base: string): Promise<void> {
-    await em.query(`SELECT pg_advisory_xact_lock(hashtextextended('event_types.slug:' || $1 || ':' || $2, 0))`, [
-      organizationId,
-      base,
-    ]);
+  lockSlugBase(em: EntityManager, organizationId: string, base: string): Promise<void> {
+    return lockSlugBase(em, 'event_types', organizationId, base);
   }
 
   /** Slugs of the organization equal to `base` or of the form `base-…` (candidates for `firstFreeSlug`). */
