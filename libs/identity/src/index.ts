@@ -8,4 +8,5 @@ export { requestFingerprint } from './lib/domain/request-fingerprint';
 
 import { IdentityInit1763700000100 } from './lib/infrastructure/migrations/1763700000100-identity-init';
 import { IdentitySessions1763700000200 } from './lib/infrastructure/migrations/1763700000200-identity-sessions';
-export const identityMigrations = [IdentityInit1763700000100, IdentitySessions1763700000200];
+import { LoginFailuresByClient1764010000000 } from './lib/infrastructure/migrations/1764010000000-login-failures-by-client';
+export const identityMigrations = [IdentityInit1763700000100, IdentitySessions1763700000200, LoginFailuresByClient1764010000000];

@@ -9,6 +9,8 @@ export class AppConfig {
   readonly calendarAllowPrivateHosts: boolean;
   /** Seconds an API-key lookup may be served from memory; revocation is honoured within this time. */
   readonly apiKeyCacheSeconds: number;
+  /** Failed sign-ins one client address may make in 15 minutes, before any password is hashed; 0 turns it off. */
+  readonly loginMaxFailuresPerClient: number;
   /** Create the demo organization on the first start of an empty embedded database. */
   readonly seedDemo: boolean;
 
@@ -22,6 +24,7 @@ export class AppConfig {
     this.calendarAllowPrivateHosts = values.calendarAllowPrivateHosts ?? false;
     this.apiKeyCacheSeconds = values.apiKeyCacheSeconds ?? 5;
     this.seedDemo = values.seedDemo ?? true;
+    this.loginMaxFailuresPerClient = values.loginMaxFailuresPerClient ?? 30;
   }
 
   get appOrigin(): string {
@@ -45,6 +48,7 @@ export class AppConfig {
       rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 600),
       calendarAllowPrivateHosts: env['CALENDAR_ALLOW_PRIVATE_HOSTS'] === 'true',
       apiKeyCacheSeconds: int('API_KEY_CACHE_SECONDS', 5),
+      loginMaxFailuresPerClient: int('LOGIN_MAX_FAILURES_PER_CLIENT', 30),
     });
   }
 }

@@ -26,14 +26,15 @@ export class AuthController {
     description:
       'Sets the `almanac_session` cookie (HttpOnly, SameSite=Strict, Path=/, Secure unless APP_URL is http). ' +
       'Unknown e-mail, wrong password and non-admin accounts get the same 401. More than 10 failed attempts ' +
-      'for one e-mail within 15 minutes: 429 with Retry-After.',
+      'for one e-mail, or more than `LOGIN_MAX_FAILURES_PER_CLIENT` (30) from one client address, within 15 minutes: ' +
+      '429 with Retry-After (the client limit is checked before any password is hashed).',
   })
   @ApiDataResponse(SessionResponse, 200, 'Signed in; the session cookie is set')
   @ApiProblems(400, 401, 403, 415, 429)
   async login(@Body() body: LoginDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ data: SessionResponse }> {
     assertSameOrigin(req, this.config);
     try {
-      const { token, user } = await this.sessions.login(body.email, body.password);
+      const { token, user } = await this.sessions.login(body.email, body.password, req.socket.remoteAddress ?? '');
       res.setHeader('Set-Cookie', sessionCookie(token, this.config.appUrl));
       res.setHeader('Cache-Control', 'no-store');
       return { data: toSessionResponse(user) };

@@ -1,16 +1,19 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, DomainError, newId, UnauthorizedError } from '@almanac/shared';
+import { AppConfig, Clock, DomainError, newId, UnauthorizedError } from '@almanac/shared';
 import { DataSource } from 'typeorm';
 import { AdminSessionInfo, isSessionActive, needsTouch, SESSION_IDLE_MS, sessionExpiry, UserRole } from '../domain/admin-session';
-import { LOGIN_WINDOW_MS, loginEmailKey, loginThrottle } from '../domain/login-throttle';
+import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, loginEmailKey, loginThrottle } from '../domain/login-throttle';
 import { DUMMY_PASSWORD_HASH_PROMISE, verifyPassword } from '../domain/password';
 import { generateSessionToken, hashSessionToken, SESSION_TOKEN_PATTERN } from '../domain/session-token';
 
-/** Too many failed logins for one e-mail; the controller answers 429 with Retry-After. */
+/** Too many failed logins for one e-mail, or from one client; the controller answers 429 with Retry-After. */
 export class LoginThrottledError extends DomainError {
-  constructor(readonly retryAfterSeconds: number) {
-    super('rate_limited', 'Too many failed sign-in attempts for this e-mail. Try again later.');
+  constructor(
+    readonly retryAfterSeconds: number,
+    byClient = false,
+  ) {
+    super('rate_limited', `Too many failed sign-in attempts ${byClient ? 'from this client' : 'for this e-mail'}. Try again later.`);
   }
 }
 
@@ -42,36 +45,52 @@ export class AdminSessionService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly config: AppConfig,
   ) {}
 
   /**
    * Verifies the credentials of an admin and opens a session. Unknown e-mail, wrong password and a
    * non-admin account all raise the same UnauthorizedError after one scrypt verification each.
    */
-  async login(email: string, password: string): Promise<{ token: string; user: AdminSessionInfo }> {
+  async login(email: string, password: string, clientAddress = ''): Promise<{ token: string; user: AdminSessionInfo }> {
     const now = this.clock.now();
     const emailKey = loginEmailKey(email);
+    const clientKey = `client:${clientAddress}`;
     this.sweep(now);
 
-    // Count the recent failures and record this attempt as one (until it succeeds) under a lock per
-    // e-mail: of concurrent attempts, exactly as many as allowed reach the password check.
+    // Count the recent failures of this client and of this e-mail, and record this attempt as one
+    // (until it succeeds), under a lock per client and one per e-mail (always taken in that order):
+    // of concurrent attempts, exactly as many as allowed reach the password check.
     const attemptId = newId();
+    const since = new Date(now.getTime() - LOGIN_WINDOW_MS);
     const throttle = await this.dataSource.transaction(async (em) => {
+      const perClient = this.config.loginMaxFailuresPerClient;
+      if (perClient > 0) {
+        await em.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOGIN_LOCK_CLASS, clientKey]);
+        const byClient: Array<{ attempted_at: Date }> = await em.query(
+          'SELECT attempted_at FROM login_failures WHERE client_key = $1 AND attempted_at > $2',
+          [clientKey, since],
+        );
+        const decision = loginThrottle(byClient.map((row) => row.attempted_at), now, perClient);
+        if (!decision.allowed) return { ...decision, byClient: true };
+      }
       await em.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOGIN_LOCK_CLASS, emailKey]);
       const recent: Array<{ attempted_at: Date }> = await em.query(
         'SELECT attempted_at FROM login_failures WHERE email_key = $1 AND attempted_at > $2',
-        [emailKey, new Date(now.getTime() - LOGIN_WINDOW_MS)],
+        [emailKey, since],
       );
-      const decision = loginThrottle(
-        recent.map((row) => row.attempted_at),
-        now,
-      );
+      const decision = loginThrottle(recent.map((row) => row.attempted_at), now, LOGIN_MAX_FAILURES);
       if (decision.allowed) {
-        await em.query('INSERT INTO login_failures (id, email_key, attempted_at) VALUES ($1, $2, $3)', [attemptId, emailKey, now]);
+        await em.query('INSERT INTO login_failures (id, email_key, client_key, attempted_at) VALUES ($1, $2, $3, $4)', [
+          attemptId,
+          emailKey,
+          clientKey,
+          now,
+        ]);
       }
-      return decision;
+      return { ...decision, byClient: false };
     });
-    if (!throttle.allowed) throw new LoginThrottledError(throttle.retryAfterSeconds);
+    if (!throttle.allowed) throw new LoginThrottledError(throttle.retryAfterSeconds, throttle.byClient);
 
     const users: Array<{ id: string; organization_id: string; email: string; name: string; role: UserRole; password_hash: string | null }> =
       await this.dataSource.query(
