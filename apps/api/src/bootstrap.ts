@@ -83,7 +83,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Almanac
   ];
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.register({ config, clock: options.clock, extraModules: options.extraModules }),
-    new AlmanacExpressAdapter(frontDoor),
+    new AlmanacExpressAdapter(frontDoor, (fields, message) => accessLog.logger.warn(fields, message)),
     {
       bodyParser: false,
       bufferLogs: true,

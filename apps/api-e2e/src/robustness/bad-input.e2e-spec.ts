@@ -1,5 +1,5 @@
 import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { createTestApp, Tenant, TestApp } from '../support/test-app';
 
 /** Sends raw bytes (not re-encoded by a client library) and reads the problem back. */
@@ -88,6 +88,43 @@ describe('bad input is refused, never a 500 and never silently altered (e2e)', (
     expect(latin1.status).toBe(415);
     const rows = await t.query<{ name: string }>(`SELECT name FROM schedules WHERE organization_id = $1 AND name LIKE 'x%' OR name LIKE 'bad%'`, [a.orgId]);
     expect(rows.map((r) => r.name)).toEqual(['x😀']);
+  });
+});
+
+/** Raw bytes on a socket, the whole answer back (the server closes the connection). */
+function rawExchange(t: TestApp, bytes: string): Promise<string> {
+  const { port } = t.server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(bytes));
+    let answer = '';
+    socket.on('data', (chunk) => (answer += chunk.toString()));
+    socket.on('end', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+describe('requests the HTTP parser refuses (e2e)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    await new Promise<void>((resolve) => t.server.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(() => t.close());
+
+  it.each([
+    ['a control character in a header value', 'GET /health/live HTTP/1.1\r\nHost: x\r\nIdempotency-Key: a\x1bb\r\n\r\n', 400],
+    ['a malformed request line', 'GET /health/live HTTP/9\r\n\r\n', 400],
+    ['headers over the size limit', `GET /health/live HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+  ])('answers %s with a problem and a request id', async (_name, bytes, status) => {
+    const answer = await rawExchange(t, bytes);
+    const [head, body] = answer.split('\r\n\r\n');
+    expect(head).toMatch(new RegExp(`^HTTP/1.1 ${status} `));
+    expect(head).toContain('Content-Type: application/problem+json');
+    expect(head).toMatch(/X-Request-Id: [0-9a-f-]{36}/);
+    expect(JSON.parse(body!)).toMatchObject({ status, code: 'validation_failed', request_id: expect.any(String) });
+    // The server goes on serving.
+    await t.api.get('/health/live').expect(200);
   });
 });
 

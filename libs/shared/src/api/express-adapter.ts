@@ -1,7 +1,13 @@
 import { StreamableFile, type NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { FrontDoorStep } from './http-middleware';
+import { PROBLEM_TYPE_BASE } from './problem';
+
+/** Where the front door reports what it answered on its own (parser errors, a step that threw). */
+export type FrontDoorLog = (fields: Record<string, unknown>, message: string) => void;
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
 
@@ -17,7 +23,10 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  *   the handler) still goes through Nest's own reply.
  */
 export class AlmanacExpressAdapter extends ExpressAdapter {
-  constructor(private readonly frontDoor: readonly FrontDoorStep[]) {
+  constructor(
+    private readonly frontDoor: readonly FrontDoorStep[],
+    private readonly log: FrontDoorLog = () => undefined,
+  ) {
     super();
   }
 
@@ -28,9 +37,35 @@ export class AlmanacExpressAdapter extends ExpressAdapter {
     const steps = this.frontDoor;
     server.removeAllListeners('request');
     server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-      for (const step of steps) step(req, res);
-      app(req, res);
+      try {
+        for (const step of steps) step(req, res);
+        app(req, res);
+      } catch (error) {
+        // Nothing a request does may escape the 'request' event: it would end the process.
+        this.log({ err: error }, 'front door failed');
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/problem+json' });
+        res.end(problemJson(500, 'internal', 'An internal error occurred.', String((req as { id?: unknown }).id ?? '')));
+      }
     });
+    // Requests Node's parser refuses (a control character in a header, a malformed request line,
+    // headers too large) never reach Express: answer them as problems too, with a request id.
+    server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => this.answerClientError(error, socket));
+  }
+
+  private answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+    const id = randomUUID();
+    this.log({ request_id: id, code: error.code, status }, 'request refused by the HTTP parser');
+    const body = problemJson(status, 'validation_failed', 'The request is not valid HTTP (a malformed request line or header).', id);
+    const reason = status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request';
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/problem+json\r\nX-Request-Id: ${id}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
   }
 
   override reply(response: ServerResponse, body: unknown, statusCode?: number): unknown {
@@ -49,4 +84,9 @@ export class AlmanacExpressAdapter extends ExpressAdapter {
     response.setHeader('Content-Length', Buffer.byteLength(json));
     return response.end(json);
   }
+}
+
+function problemJson(status: number, code: string, detail: string, requestId: string): string {
+  const titles: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large', 500: 'Internal Server Error' };
+  return JSON.stringify({ type: PROBLEM_TYPE_BASE + code, title: titles[status] ?? 'Error', status, detail, code, request_id: requestId });
 }
