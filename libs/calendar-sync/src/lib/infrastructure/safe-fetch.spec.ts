@@ -15,6 +15,13 @@ describe('isPublicAddress', () => {
     ['fc00::1', false],
     ['fe80::1', false],
     ['::ffff:127.0.0.1', false],
+    ['::7f00:1', false],
+    ['::127.0.0.1', false],
+    ['::a00:1', false],
+    ['::808:808', false],
+    ['64:ff9b::7f00:1', false],
+    ['2002:7f00:1::', false],
+    ['2001::1', false],
     ['8.8.8.8', true],
     ['2606:4700:4700::1111', true],
   ])('%s → %s', (address, expected) => expect(isPublicAddress(address)).toBe(expected));
@@ -33,6 +40,7 @@ describe('safeFetchText against a loopback server', () => {
         return void res.writeHead(302, { Location: '/loop' }).end();
       }
       if (req.url === '/hop') return void res.writeHead(301, { Location: '/feed' }).end();
+      if (req.url?.startsWith('/bad-location')) return void res.writeHead(302, { Location: 'http://[::1' }).end();
       if (req.url === '/big') {
         res.write('x'.repeat(1024 * 1024));
         res.write('x'.repeat(1024 * 1024));
@@ -65,6 +73,13 @@ describe('safeFetchText against a loopback server', () => {
     await expect(safeFetchText(`${base}/hop`, allowed)).resolves.toContain('VCALENDAR');
     await expect(safeFetchText(`${base}/loop`, allowed)).rejects.toThrow(/redirected more than 3/);
     expect(redirects).toBe(4);
+  });
+
+  it('answers a malformed redirect Location with a FetchFailedError that quotes neither address', async () => {
+    const failure = safeFetchText(`${base}/bad-location?token=secret-token`, allowed);
+    await expect(failure).rejects.toThrow(FetchFailedError);
+    await expect(failure).rejects.toThrow('the feed redirected to an invalid address');
+    await expect(failure).rejects.not.toThrow(/secret-token|\[::1/);
   });
 
   it('caps the size', async () => {

@@ -24,9 +24,18 @@ export class FetchFailedError extends Error {}
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;
   let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  if (parsed.kind() === 'ipv6') {
+    const v6 = parsed as ipaddr.IPv6;
+    if (v6.isIPv4MappedAddress()) {
+      parsed = v6.toIPv4Address();
+    } else if (v6.parts.slice(0, 6).every((part) => part === 0)) {
+      // IPv4-compatible (::a.b.c.d, deprecated by RFC 4291): some stacks still route it to the IPv4
+      // address, loopback included. No public service lives there.
+      return false;
+    }
   }
+  // Only plain public unicast: NAT64 (64:ff9b::/96), 6to4, Teredo and the rest embed IPv4 addresses
+  // that may be private, and ipaddr.js gives them ranges of their own.
   return parsed.range() === 'unicast';
 }
 
@@ -109,7 +118,12 @@ export async function safeFetchText(rawUrl: string, options: SafeFetchOptions): 
     if (status >= 300 && status < 400 && response.headers.location) {
       response.resume();
       if (hop >= options.maxRedirects) throw new FetchFailedError(`the feed redirected more than ${options.maxRedirects} times`);
-      url = new URL(response.headers.location, url);
+      try {
+        url = new URL(response.headers.location, url);
+      } catch {
+        // The error would quote the location and the (secret) feed URL: say only what happened.
+        throw new FetchFailedError('the feed redirected to an invalid address');
+      }
       continue;
     }
     if (status < 200 || status >= 300) {
