@@ -2,7 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '@almanac/shared';
 import { CalendarProvider, IntegrationSource, UpstreamFailedError } from '../domain/calendar-provider';
 import { FeedOccurrence } from '../domain/feed-occurrence';
-import { FeedParseError, parseIcsFeed } from './ics-parser';
+import { FeedParseError } from './ics-parser';
+import { parseIcsFeedOffThread } from './ics-parse-runner';
 import { FEED_FETCH_DEFAULTS, FetchFailedError, safeFetchText } from './safe-fetch';
 
 /** iCalendar (RFC 5545) feeds over http(s): Google secret iCal addresses, Outlook/iCloud published calendars, CalDAV exports. */
@@ -21,7 +22,7 @@ export class IcsCalendarProvider implements CalendarProvider {
       throw error;
     }
     try {
-      return parseIcsFeed(text, range.start, range.end);
+      return await parseIcsFeedOffThread(text, range.start, range.end);
     } catch (error) {
       if (error instanceof FeedParseError) throw new UpstreamFailedError(error.message);
       throw error;

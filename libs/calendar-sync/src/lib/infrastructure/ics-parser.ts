@@ -9,8 +9,18 @@ type IcalEvent = InstanceType<typeof ICAL.Event>;
 /** Expansion stops here: a feed that yields more occurrences in range is refused as unreasonable. */
 export const MAX_OCCURRENCES = 50_000;
 
-/** Expanding one series from its DTSTART may take at most this many steps (MINUTELY rules from 1990…). */
-export const MAX_ITERATIONS = 500_000;
+/**
+ * Expanding every series of a feed from its DTSTART may take at most this many steps in all (one
+ * budget for the whole feed, not one per series: a feed of many minutely series is refused as a whole).
+ * A weekly meeting since 2000 is ~1,400 steps; a daily one ~9,500.
+ */
+export const MAX_ITERATIONS = 200_000;
+
+/** Wall-clock budget of one parse, checked while expanding (the worker's deadline is the hard stop). */
+export const MAX_PARSE_MS = 5_000;
+
+/** Real zones have a handful of STANDARD/DAYLIGHT observances, each YEARLY at most. */
+const MAX_TIMEZONE_OBSERVANCES = 50;
 
 export class FeedParseError extends Error {}
 
@@ -78,14 +88,17 @@ function describe(event: IcalEvent, item: IcalEvent, start: Time, end: Time, rec
  * [rangeStart, rangeEnd): RRULE/RDATE/EXDATE expanded, RECURRENCE-ID overrides applied.
  * Events that cannot be read (no DTSTART, broken rules) come back as `invalid` candidates.
  */
-export function parseIcsFeed(source: string, rangeStart: Date, rangeEnd: Date): FeedOccurrence[] {
+export function parseIcsFeed(source: string, rangeStart: Date, rangeEnd: Date, now: () => number = Date.now): FeedOccurrence[] {
+  const deadline = now() + MAX_PARSE_MS;
   let calendar: Component;
   try {
     calendar = new ICAL.Component(ICAL.parse(source) as unknown[]);
-  } catch (error) {
-    throw new FeedParseError(`not an iCalendar feed: ${(error as Error).message}`);
+  } catch {
+    // ical.js's message quotes the offending line: never echo feed bytes back.
+    throw new FeedParseError('not an iCalendar feed: it could not be parsed');
   }
   if (calendar.name !== 'vcalendar') throw new FeedParseError('not an iCalendar feed: no VCALENDAR');
+  sanitizeTimezones(calendar);
 
   const vevents = calendar.getAllSubcomponents('vevent');
   const exceptionsByUid = new Map<string, Component[]>();
@@ -121,6 +134,13 @@ export function parseIcsFeed(source: string, rangeStart: Date, rangeEnd: Date): 
     attendees: [],
   });
 
+  let steps = 0;
+  const step = () => {
+    steps++;
+    if (steps > MAX_ITERATIONS) throw new FeedParseError(`the feed's recurrences take more than ${MAX_ITERATIONS} steps to expand`);
+    if (steps % 1024 === 0 && now() > deadline) throw new FeedParseError('the feed takes too long to read');
+  };
+
   for (const master of masters) {
     const uid = text(master, 'uid') ?? '';
     let event: IcalEvent;
@@ -135,9 +155,8 @@ export function parseIcsFeed(source: string, rangeStart: Date, rangeEnd: Date): 
         continue;
       }
       const iterator = event.iterator();
-      let steps = 0;
       for (let next = iterator.next(); next; next = iterator.next()) {
-        if (++steps > MAX_ITERATIONS) throw new FeedParseError(`a recurrence of ${uid} repeats too often to expand`);
+        step();
         const details = event.getOccurrenceDetails(next);
         const recurrenceId = toInstant(details.recurrenceId, tzidOf(master, 'dtstart'));
         const occurrence = describe(event, details.item, details.startDate, details.endDate, recurrenceId);
@@ -160,6 +179,7 @@ export function parseIcsFeed(source: string, rangeStart: Date, rangeEnd: Date): 
     }
   }
 
+  if (now() > deadline) throw new FeedParseError('the feed takes too long to read');
   // Overrides of a series that is not in the feed: import them as one-off events.
   for (const [uid, orphans] of exceptionsByUid) {
     for (const orphan of orphans) {
@@ -173,4 +193,37 @@ export function parseIcsFeed(source: string, rangeStart: Date, rangeEnd: Date): 
     }
   }
   return occurrences;
+}
+
+/**
+ * A VTIMEZONE is the feed's own description of a zone, and ical.js expands its observances from their
+ * DTSTART on every use: a `RRULE:FREQ=MINUTELY` observance would cost gigabytes. Real zones have a few
+ * observances, each at most yearly on one month and one weekday or a week of month days, starting
+ * after 1600 (Outlook writes 1601); a feed whose zone does anything else is refused before any of it is expanded.
+ */
+function sanitizeTimezones(calendar: Component): void {
+  for (const vtimezone of calendar.getAllSubcomponents('vtimezone')) {
+    const observances = [...vtimezone.getAllSubcomponents('standard'), ...vtimezone.getAllSubcomponents('daylight')];
+    if (observances.length > MAX_TIMEZONE_OBSERVANCES || !observances.every(isRealObservance)) {
+      throw new FeedParseError('the feed defines a time zone with rules no real zone uses');
+    }
+  }
+}
+
+function isRealObservance(observance: Component): boolean {
+  const start = observance.getFirstPropertyValue('dtstart') as { year?: unknown } | null;
+  if (!start || typeof start.year !== 'number' || start.year < 1600) return false;
+  if (observance.getAllProperties('rdate').length > MAX_TIMEZONE_OBSERVANCES) return false;
+  return observance.getAllProperties('rrule').every((property) => {
+    const rule = property.getFirstValue() as { freq?: unknown; parts?: Record<string, unknown[]> } | null;
+    if (!rule || rule.freq !== 'YEARLY') return false;
+    const parts = rule.parts ?? {};
+    return Object.entries(parts).every(([name, values]) => {
+      const count = Array.isArray(values) ? values.length : 1;
+      if (name === 'BYMONTH' || name === 'BYDAY' || name === 'BYSETPOS') return count <= 1;
+      if (name === 'BYMONTHDAY') return count <= 7;
+      if (name === 'INTERVAL') return true;
+      return false;
+    });
+  });
 }

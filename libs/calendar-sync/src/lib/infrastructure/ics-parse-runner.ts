@@ -1,0 +1,58 @@
+import { Worker } from 'node:worker_threads';
+import { FeedOccurrence } from '../domain/feed-occurrence';
+import { FeedParseError, parseIcsFeed } from './ics-parser';
+
+/** A parse that has not finished by then is stopped: the feed costs one 502, never the server. */
+export const PARSE_DEADLINE_MS = 10_000;
+/** Heap of the parsing thread: a feed that needs more is refused. */
+export const PARSE_HEAP_MB = 256;
+
+// Runs in the worker: the compiled parser module next to this one does the work.
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { parseIcsFeed, FeedParseError } = require(workerData.parser);
+try {
+  const occurrences = parseIcsFeed(workerData.source, new Date(workerData.start), new Date(workerData.end));
+  parentPort.postMessage({ ok: true, occurrences });
+} catch (error) {
+  parentPort.postMessage({ ok: false, message: error instanceof FeedParseError ? error.message : 'the feed could not be read' });
+}
+`;
+
+/**
+ * Parses a feed on a worker thread with a deadline and a heap limit, so that no feed (a hostile
+ * one included) can stall the event loop or exhaust the process's memory: whatever goes wrong ends
+ * as a FeedParseError (502 `upstream_failed`). When running from TypeScript sources (Jest), where a
+ * worker cannot load the parser, it parses in-thread under the parser's own step and time budget.
+ */
+export function parseIcsFeedOffThread(source: string, rangeStart: Date, rangeEnd: Date): Promise<FeedOccurrence[]> {
+  const parser = require.resolve('./ics-parser');
+  if (!parser.endsWith('.js')) return Promise.resolve().then(() => parseIcsFeed(source, rangeStart, rangeEnd));
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: { parser, source, start: rangeStart.getTime(), end: rangeEnd.getTime() },
+      resourceLimits: { maxOldGenerationSizeMb: PARSE_HEAP_MB, maxYoungGenerationSizeMb: 32, stackSizeMb: 4 },
+      stdout: true,
+      stderr: true,
+    });
+    let settled = false;
+    const settle = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      void worker.terminate();
+      outcome();
+    };
+    const timer = setTimeout(() => settle(() => reject(new FeedParseError('the feed takes too long to read'))), PARSE_DEADLINE_MS);
+    worker.once('message', (message: { ok: true; occurrences: FeedOccurrence[] } | { ok: false; message: string }) =>
+      settle(() => (message.ok ? resolve(message.occurrences) : reject(new FeedParseError(message.message)))),
+    );
+    worker.once('error', (error: NodeJS.ErrnoException) =>
+      settle(() =>
+        reject(new FeedParseError(error.code === 'ERR_WORKER_OUT_OF_MEMORY' ? 'the feed needs too much memory to read' : 'the feed could not be read')),
+      ),
+    );
+    worker.once('exit', () => settle(() => reject(new FeedParseError('the feed could not be read'))));
+  });
+}
