@@ -1,5 +1,6 @@
 import type { MigrationClass } from '@almanac/shared';
 import { SchedulingInit1763700001000 } from './lib/infrastructure/migrations/1763700001000-scheduling-init';
+import { ImportedBookingLink1764010000100 } from './lib/infrastructure/migrations/1764010000100-imported-booking-link';
 
 export { SchedulingModule } from './lib/scheduling.module';
 /** For calendar-sync: imports occurrences of an external calendar as bookings. */
@@ -11,4 +12,4 @@ export {
 export { SchedulingInit1763700001000 };
 
 /** This context's migrations, in order; the app runs them with every other context's. */
-export const schedulingMigrations: MigrationClass[] = [SchedulingInit1763700001000];
+export const schedulingMigrations: MigrationClass[] = [SchedulingInit1763700001000, ImportedBookingLink1764010000100];

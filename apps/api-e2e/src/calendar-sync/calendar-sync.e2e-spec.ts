@@ -328,4 +328,53 @@ describe('calendar sync (e2e)', () => {
       process.stdout.write(`calendar import of 5,000 occurrences: ${ms} ms\n`);
     });
   });
+
+  describe('the link between a booking and its feed occurrence (issue 12 item 3)', () => {
+    const one = (uid: string, start: string, end: string) =>
+      `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:${uid}\r\nDTSTART:${start}\r\nDTEND:${end}\r\nSUMMARY:From feed\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`;
+    const empty = 'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nEND:VCALENDAR\r\n';
+
+    it('never touches a booking an API client labelled as imported', async () => {
+      const a = await admin();
+      const forged = await t.api
+        .post('/api/v1/bookings')
+        .set(a.auth)
+        .send({
+          schedule_id: a.scheduleId,
+          start_time: '2027-03-10T09:00:00Z',
+          end_time: '2027-03-10T10:00:00Z',
+          title: 'Mine',
+          attendee: { name: 'Me', email: 'me@example.com' },
+          metadata: { source: 'external_calendar', external_uid: 'victim@feed' },
+        })
+        .expect(201);
+      // A feed with that UID elsewhere in time: the sync makes its own booking, it does not move ours.
+      feeds.feeds.set('/forged.ics', one('victim@feed', '20270311T090000Z', '20270311T100000Z'));
+      await integrate(a, '/forged.ics');
+      expect((await sync(a).expect(200)).body).toMatchObject({ synced: 1, updated: 0, cancelled: 0 });
+      // A feed without it: nothing of ours is cancelled.
+      feeds.feeds.set('/forged.ics', empty);
+      expect((await sync(a).expect(200)).body).toMatchObject({ synced: 0, cancelled: 1 });
+      const mine = await t.api.get(`/api/v1/bookings/${forged.body.data.id}`).set(a.auth).expect(200);
+      expect(mine.body.data).toMatchObject({ status: 'PENDING', title: 'Mine', start_time: '2027-03-10T09:00:00.000Z', attendee_name: 'Me' });
+    });
+
+    it('keeps recognising an imported booking whose metadata the client replaced', async () => {
+      const a = await admin();
+      feeds.feeds.set('/kept.ics', one('kept@feed', '20270312T090000Z', '20270312T100000Z'));
+      await integrate(a, '/kept.ics');
+      expect((await sync(a).expect(200)).body).toMatchObject({ synced: 1 });
+      const [row] = await t.query<{ id: string }>(`SELECT id FROM bookings WHERE organization_id = $1`, [a.orgId]);
+      await t.api.patch(`/api/v1/bookings/${row!.id}`).set(a.auth).send({ metadata: { note: 'mine now' } }).expect(200);
+      // The same feed again: a duplicate, not a second booking.
+      const again = await sync(a).expect(200);
+      expect(again.body).toMatchObject({ synced: 0, updated: 0, cancelled: 0 });
+      expect(await t.query(`SELECT 1 FROM bookings WHERE organization_id = $1`, [a.orgId])).toHaveLength(1);
+      // Gone from the feed: cancelled by the sync as an imported booking.
+      feeds.feeds.set('/kept.ics', empty);
+      expect((await sync(a).expect(200)).body).toMatchObject({ cancelled: 1 });
+      const [after] = await t.query<{ status: string }>(`SELECT status FROM bookings WHERE id = $1`, [row!.id]);
+      expect(after!.status).toBe('CANCELLED');
+    });
+  });
 });

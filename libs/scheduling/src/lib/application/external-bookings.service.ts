@@ -117,7 +117,7 @@ function isOverlap(error: unknown): boolean {
 /**
  * The scheduling side of the calendar import (calendar-sync uses it through the public API):
  * turns a feed's occurrences into CONFIRMED bookings of one schedule, recognising earlier imports
- * by `metadata.external_uid` + `metadata.recurrence_id`.
+ * by their server-written `external_uid` + `external_recurrence_id` (never by client-writable metadata).
  */
 @Injectable()
 export class ExternalBookingsService {

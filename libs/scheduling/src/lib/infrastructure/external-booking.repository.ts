@@ -3,7 +3,11 @@ import type { EntityManager } from 'typeorm';
 import type { BookingStatus } from '../domain/booking-status';
 import { rowsOf } from './sql';
 
-/** A booking the calendar import created earlier, with its iCalendar identity. */
+/**
+ * A booking the calendar import created earlier, with its iCalendar identity. The identity lives in
+ * `external_uid` / `external_recurrence_id`, which only the import writes; the copy in `metadata` is
+ * for the client's information and may be changed by it without effect.
+ */
 export interface ImportedBookingRow {
   id: string;
   status: BookingStatus;
@@ -33,7 +37,6 @@ export interface ImportUpdateRow extends Omit<ImportRow, 'externalUid' | 'recurr
   reactivate: boolean;
 }
 
-const IMPORTED = `metadata->>'source' = 'external_calendar'`;
 
 /** Set-based statements for the calendar import: one statement per batch, never one per row. */
 @Injectable()
@@ -50,10 +53,10 @@ export class ExternalBookingRepository {
     return rowsOf<ImportedBookingRow>(
       em,
       `SELECT id, status, start_time, end_time, title, location, cancelled_by_sync,
-              metadata->>'external_uid' AS external_uid, metadata->>'recurrence_id' AS recurrence_id
+              external_uid, external_recurrence_id AS recurrence_id
          FROM bookings
-        WHERE organization_id = $1 AND schedule_id = $2 AND ${IMPORTED}
-          AND ((start_time >= $3 AND start_time < $4) OR metadata->>'external_uid' = ANY($5::text[]))
+        WHERE organization_id = $1 AND schedule_id = $2 AND external_uid IS NOT NULL
+          AND ((start_time >= $3 AND start_time < $4) OR external_uid = ANY($5::text[]))
         ORDER BY id`,
       [organizationId, scheduleId, rangeStart, rangeEnd, uids],
     );
@@ -76,12 +79,12 @@ export class ExternalBookingRepository {
       em,
       `INSERT INTO bookings (id, organization_id, schedule_id, event_type_id, start_time, end_time, timezone, status,
                              title, location, location_type, attendee_name, attendee_email, metadata,
-                             created_at, updated_at)
+                             external_uid, external_recurrence_id, created_at, updated_at)
        SELECT u.id, $1, $2, NULL, u.start_time, u.end_time, $3, 'CONFIRMED', u.title, u.location, NULL,
               u.attendee_name, u.attendee_email,
               jsonb_build_object('source', 'external_calendar', 'external_uid', u.external_uid,
                                  'recurrence_id', u.recurrence_id),
-              $4, $4
+              u.external_uid, u.recurrence_id, $4, $4
          FROM unnest($5::uuid[], $6::text[], $7::text[], $8::text[], $9::text[], $10::timestamptz[],
                      $11::timestamptz[], $12::text[], $13::text[])
               WITH ORDINALITY AS u(id, external_uid, recurrence_id, title, location, start_time, end_time,
