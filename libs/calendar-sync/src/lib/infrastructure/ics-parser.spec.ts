@@ -86,3 +86,36 @@ describe('parseIcsFeed', () => {
     expect(occurrences.map((o) => iso(o.start))).toEqual(['2027-03-05T00:00:00.000Z', '2027-03-05T09:00:00.000Z']);
   });
 });
+
+describe('parseIcsFeed on hostile input', () => {
+  const range = { start: new Date('2026-01-01T00:00:00Z'), end: new Date('2026-03-01T00:00:00Z') };
+  it('never quotes feed bytes in its error', () => {
+    expect(() => parseIcsFeed('BEGIN:VCALENDAR\r\nSECRET-TOKEN-abc123 no colon here\r\n', range.start, range.end)).toThrow(
+      'not an iCalendar feed: it could not be parsed',
+    );
+  });
+
+  it('spends one budget on the whole feed: many small series add up', () => {
+    const series = (i: number) =>
+      `BEGIN:VEVENT\r\nUID:s${i}\r\nDTSTART:20250101T000000Z\r\nDTEND:20250101T000100Z\r\nRRULE:FREQ=HOURLY\r\nEND:VEVENT\r\n`;
+    // Each series alone takes ~10,000 steps to pass the range; 40 of them exceed the feed's 200,000.
+    const feed = `BEGIN:VCALENDAR\r\nVERSION:2.0\r\n${Array.from({ length: 40 }, (_, i) => series(i)).join('')}END:VCALENDAR\r\n`;
+    expect(() => parseIcsFeed(feed, range.start, range.end, () => 0)).toThrow(/more than 200000 steps/);
+  });
+
+  it('refuses a VTIMEZONE whose observance repeats more often than yearly, before expanding it', () => {
+    const feed =
+      'BEGIN:VCALENDAR\r\nVERSION:2.0\r\nBEGIN:VTIMEZONE\r\nTZID:Evil\r\nBEGIN:STANDARD\r\nDTSTART:19700101T000000\r\nTZOFFSETFROM:+0000\r\nTZOFFSETTO:+0100\r\nRRULE:FREQ=MINUTELY\r\nEND:STANDARD\r\nEND:VTIMEZONE\r\nEND:VCALENDAR\r\n';
+    expect(() => parseIcsFeed(feed, range.start, range.end)).toThrow('the feed defines a time zone with rules no real zone uses');
+  });
+});
+
+it('stops a parse that runs past its time budget', () => {
+  let clock = 0;
+  const series = `BEGIN:VEVENT\r\nUID:slow\r\nDTSTART:20250101T000000Z\r\nDTEND:20250101T000100Z\r\nRRULE:FREQ=MINUTELY\r\nEND:VEVENT\r\n`;
+  // Every reading of the clock is one second later: the 5 s budget is spent after a few checks.
+  const feed = `BEGIN:VCALENDAR\r\nVERSION:2.0\r\n${series}END:VCALENDAR\r\n`;
+  expect(() => parseIcsFeed(feed, new Date('2026-01-01T00:00:00Z'), new Date('2026-03-01T00:00:00Z'), () => (clock += 1000))).toThrow(
+    'the feed takes too long to read',
+  );
+});
