@@ -1,6 +1,6 @@
 import { registerDecorator, ValidateIf, ValidationOptions } from 'class-validator';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../domain/slug';
-import { isCalendarDate, isDateTimeWithZone, isIanaTimeZone, isTimeOfDay, parseDateOrDateTime } from '../domain/time';
+import { isCalendarDate, isDateTimeWithZone, isIanaTimeZone, isSupportedInstant, isTimeOfDay, parseDateOrDateTime } from '../domain/time';
 
 /** A class-validator decorator factory from a name, a test and the message for a failing value. */
 export function simpleValidator(name: string, test: (value: unknown) => boolean, message: string) {
@@ -60,4 +60,11 @@ export const IsHttpUrl = simpleValidator(
     }
   },
   'must be an absolute http(s) URL',
+);
+
+/** A zoned date-time whose instant lies in years 0001-9999 UTC (what the API can store and write back). */
+export const IsSupportedInstant = simpleValidator(
+  'isSupportedInstant',
+  (value) => !isDateTimeWithZone(value) || isSupportedInstant(new Date(value)),
+  'must lie between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z',
 );

@@ -18,7 +18,7 @@ export class DatabaseServer implements OnApplicationShutdown {
 
   async resolveUrl(config: AppConfig): Promise<string> {
     if (config.databaseUrl) return config.databaseUrl;
-    this.embedded = await startEmbeddedPostgres({ dataDir: config.dataDir });
+    this.embedded = await startEmbeddedPostgres({ dataDir: config.dataDir, avoidPorts: [config.port] });
     this.logger.log(`embedded PostgreSQL started (data in ${config.dataDir})`);
     return this.embedded.url;
   }

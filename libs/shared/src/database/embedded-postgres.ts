@@ -89,6 +89,8 @@ export async function startEmbeddedPostgres(options: {
   database?: string;
   persistent?: boolean;
   port?: number;
+  /** Ports the server must not take (the app's own HTTP port, chosen but perhaps not bound yet). */
+  avoidPorts?: number[];
 }): Promise<EmbeddedDatabase> {
   const root = resolve(options.dataDir);
   const clusterDir = join(root, 'pg');
@@ -108,7 +110,8 @@ export async function startEmbeddedPostgres(options: {
     password = (JSON.parse(await readFile(credentialsFile, 'utf8')) as { password: string }).password;
   }
 
-  const port = options.port ?? (await freePort());
+  let port = options.port ?? (await freePort());
+  while (options.port === undefined && options.avoidPorts?.includes(port)) port = await freePort();
   const EmbeddedPostgres = loadEmbeddedPostgres();
   const server = new EmbeddedPostgres({
     databaseDir: clusterDir,

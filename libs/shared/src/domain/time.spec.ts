@@ -1,4 +1,4 @@
-import { isCalendarDate, isDateTimeWithZone, isIanaTimeZone, isTimeOfDay, zonedTimeToUtc } from './time';
+import { isCalendarDate, isDateTimeWithZone, isIanaTimeZone, isSupportedInstant, isTimeOfDay, zonedTimeToUtc } from './time';
 import { firstFreeSlug, slugify } from './slug';
 
 describe('time', () => {
@@ -27,11 +27,6 @@ describe('time', () => {
     ['2026-02-30T10:00:00Z', false],
     ['2026-11-21T25:00:00Z', false],
     ['not a date', false],
-    ['0001-01-01T00:00:00Z', true],
-    ['0001-01-01T00:30:00+01:00', false],
-    ['0000-12-31T23:00:00Z', false],
-    ['9999-12-31T23:59:59.999Z', true],
-    ['9999-12-31T23:00:00-05:00', false],
   ])('isDateTimeWithZone(%s) = %s', (value, expected) => expect(isDateTimeWithZone(value)).toBe(expected));
 
   it('knows IANA zones and refuses others', () => {
@@ -64,4 +59,13 @@ describe('zonedTimeToUtc for early years', () => {
   it('keeps years below 100', () => {
     expect(zonedTimeToUtc('0050-06-01', '12:00', 'UTC').toISOString()).toBe('0050-06-01T12:00:00.000Z');
   });
+});
+
+describe('isSupportedInstant', () => {
+  it.each([
+    ['0001-01-01T00:00:00Z', true],
+    ['0001-01-01T00:30:00+01:00', false],
+    ['9999-12-31T23:59:59.999Z', true],
+    ['9999-12-31T23:00:00-05:00', false],
+  ])('%s → %s', (value, expected) => expect(isSupportedInstant(new Date(value))).toBe(expected));
 });

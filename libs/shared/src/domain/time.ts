@@ -29,13 +29,17 @@ export function isDateTimeWithZone(value: unknown): value is string {
   if (hour! > 23 || minute! > 59 || second! > 59) return false;
   if (m[8] !== undefined && (Number(m[8]) > 23 || Number(m[9]) > 59)) return false;
   const parsed = Date.parse(value);
-  // The zone may move a date-time of year 1 or 9999 out of the years 1–9999 in UTC.
-  return Number.isFinite(parsed) && parsed >= FIRST_INSTANT_MS && parsed <= LAST_INSTANT_MS && year! >= 1 && month! >= 1 && day! >= 1;
+  return Number.isFinite(parsed) && year! >= 1 && month! >= 1 && day! >= 1;
 }
 
-/** 0001-01-01T00:00:00.000Z and 9999-12-31T23:59:59.999Z: instants outside have no four-digit ISO form. */
-const FIRST_INSTANT_MS = -62_135_596_800_000;
-const LAST_INSTANT_MS = 253_402_300_799_999;
+/** Instants the API can store and write back: what ISO 8601 can write as YYYY (UTC). */
+export const EARLIEST_INSTANT = new Date('0001-01-01T00:00:00.000Z');
+export const LATEST_INSTANT = new Date('9999-12-31T23:59:59.999Z');
+
+export function isSupportedInstant(instant: Date): boolean {
+  const ms = instant.getTime();
+  return Number.isFinite(ms) && ms >= EARLIEST_INSTANT.getTime() && ms <= LATEST_INSTANT.getTime();
+}
 
 const knownZones = new Map<string, boolean>();
 

@@ -1,3 +1,4 @@
+import { isSupportedInstant } from '@almanac/shared/domain';
 import type { BookingMetadata } from './booking-metadata';
 import type { BookingStatus } from './booking-status';
 import type { LocationType } from './location-type';
@@ -31,15 +32,6 @@ export const DEFAULT_BOOKING_TITLE = 'Booking';
 
 export function defaultBookingTitle(eventTypeTitle: string | null | undefined): string {
   return eventTypeTitle ?? DEFAULT_BOOKING_TITLE;
-}
-
-/** Instants a booking may start or end at: what ISO 8601 can write as YYYY (UTC). */
-export const EARLIEST_INSTANT = new Date('0001-01-01T00:00:00.000Z');
-export const LATEST_INSTANT = new Date('9999-12-31T23:59:59.999Z');
-
-export function isSupportedInstant(instant: Date): boolean {
-  const ms = instant.getTime();
-  return Number.isFinite(ms) && ms >= EARLIEST_INSTANT.getTime() && ms <= LATEST_INSTANT.getTime();
 }
 
 /** Start and end a booking can have: supported instants, the end strictly after the start. */

@@ -1,5 +1,5 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDateTimeWithZone, IsHttpUrl, IsSlug, OptionalNotNull, SLUG_MAX_LENGTH, SLUG_PATTERN } from '@almanac/shared';
+import { IsDateTimeWithZone, IsHttpUrl, IsSlug, IsSupportedInstant, OptionalNotNull, SLUG_MAX_LENGTH, SLUG_PATTERN } from '@almanac/shared';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 import { POST_STATUSES, PostStatus } from '../../domain/post-status';
 import { CONTENT_BLOCK_MODELS, ContentBlockDto, ContentBlocks } from './content-block.dto';
@@ -72,6 +72,7 @@ export class CreatePostDto {
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, example: '2026-12-01T09:00:00Z', description: 'ISO 8601 with a zone' })
   @IsOptional()
   @IsDateTimeWithZone()
+  @IsSupportedInstant()
   readonly published_at?: string | null;
 }
 
@@ -134,5 +135,6 @@ export class UpdatePostDto {
   @ApiPropertyOptional({ type: String, format: 'date-time', nullable: true, description: 'ISO 8601 with a zone; null clears it' })
   @IsOptional()
   @IsDateTimeWithZone()
+  @IsSupportedInstant()
   readonly published_at?: string | null;
 }

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDateOrDateTime, IsDateTimeWithZone, IsIanaTimeZone, PageQuery, QueryBoolean, OptionalNotNull } from '@almanac/shared';
+import { IsDateOrDateTime, IsDateTimeWithZone, IsIanaTimeZone, IsSupportedInstant, OptionalNotNull, PageQuery, QueryBoolean } from '@almanac/shared';
 import { Type } from 'class-transformer';
 import {
   IsBoolean,
@@ -18,7 +18,7 @@ import {
 import type { BookingMetadata } from '../../domain/booking-metadata';
 import { BOOKING_STATUSES, BookingStatus } from '../../domain/booking-status';
 import { LOCATION_TYPES, LocationType } from '../../domain/location-type';
-import { IsAfterField, IsBookingMetadata, IsSupportedInstant, NotBlank, RawJson } from './validators';
+import { IsAfterField, IsBookingMetadata, NotBlank, RawJson } from './validators';
 
 const METADATA_DOC = {
   type: 'object',

@@ -1,7 +1,6 @@
 import { isDateTimeWithZone, simpleValidator } from '@almanac/shared';
 import { Transform } from 'class-transformer';
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
-import { isSupportedInstant } from '../../domain/booking';
 import { metadataProblems } from '../../domain/booking-metadata';
 
 /** Text with at least one non-space character. */
@@ -44,13 +43,6 @@ export function IsBookingMetadata(options?: ValidationOptions): PropertyDecorato
       validator: { validate: (value: unknown) => metadataProblems(value).length === 0 },
     });
 }
-
-/** A zoned date-time whose instant lies in years 0001-9999 UTC (what the API can write back). */
-export const IsSupportedInstant = simpleValidator(
-  'isSupportedInstant',
-  (value) => !isDateTimeWithZone(value) || isSupportedInstant(new Date(value)),
-  'must lie between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59.999Z',
-);
 
 /**
  * Keeps the JSON value exactly as parsed. class-transformer would rebuild a free-form object and
