@@ -26,3 +26,4 @@ export { SharedOutbox1764000000000 } from './outbox/outbox.migration';
 export * from './database/db-availability';
 export * from './api/loggable-error';
 export * from './database/slug-lock';
+export * from './net/safe-fetch';

@@ -1,10 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig } from '@almanac/shared';
+import { AppConfig, FEED_FETCH_DEFAULTS, FetchFailedError, safeFetchText } from '@almanac/shared';
 import { CalendarProvider, IntegrationSource, UpstreamFailedError } from '../domain/calendar-provider';
 import { FeedOccurrence } from '../domain/feed-occurrence';
 import { FeedParseError } from './ics-parser';
 import { parseIcsFeedOffThread } from './ics-parse-runner';
-import { FEED_FETCH_DEFAULTS, FetchFailedError, safeFetchText } from './safe-fetch';
 
 /** iCalendar (RFC 5545) feeds over http(s): Google secret iCal addresses, Outlook/iCloud published calendars, CalDAV exports. */
 @Injectable()

@@ -57,29 +57,38 @@ function guardedLookup(allowPrivate: boolean) {
   };
 }
 
-function once(url: URL, options: SafeFetchOptions, signal: AbortSignal): Promise<IncomingMessage> {
+interface OutgoingRequest {
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  /** What the messages call the far end ("the feed", "the endpoint"). */
+  noun: string;
+}
+
+const FEED_REQUEST: OutgoingRequest = {
+  method: 'GET',
+  headers: { Accept: 'text/calendar, text/plain;q=0.5, */*;q=0.1', 'User-Agent': 'Almanac-Calendar-Sync/1.0' },
+  noun: 'the feed',
+};
+
+function once(url: URL, options: SafeFetchOptions, signal: AbortSignal, outgoing: OutgoingRequest = FEED_REQUEST): Promise<IncomingMessage> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) && !options.allowPrivateHosts && !isPublicAddress(host)) {
-    return Promise.reject(new FetchFailedError('the feed address is private or loopback'));
+    return Promise.reject(new FetchFailedError(`${outgoing.noun} address is private or loopback`));
   }
   const request = url.protocol === 'https:' ? httpsRequest : httpRequest;
   return new Promise((resolve, reject) => {
     const req = request(
       url,
-      {
-        method: 'GET',
-        signal,
-        lookup: guardedLookup(options.allowPrivateHosts) as never,
-        headers: { Accept: 'text/calendar, text/plain;q=0.5, */*;q=0.1', 'User-Agent': 'Almanac-Calendar-Sync/1.0' },
-      },
+      { method: outgoing.method, signal, lookup: guardedLookup(options.allowPrivateHosts) as never, headers: outgoing.headers },
       resolve,
     );
     req.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code === 'EPRIVATE') reject(new FetchFailedError('the feed host resolves to a private address'));
-      else if (error.name === 'AbortError') reject(new FetchFailedError('the feed did not answer within 10 seconds'));
-      else reject(new FetchFailedError(`the feed could not be reached (${error.code ?? 'network error'})`));
+      if (error.code === 'EPRIVATE') reject(new FetchFailedError(`${outgoing.noun} host resolves to a private address`));
+      else if (error.name === 'AbortError') reject(new FetchFailedError(`${outgoing.noun} did not answer within ${Math.round(options.timeoutMs / 1000)} seconds`));
+      else reject(new FetchFailedError(`${outgoing.noun} could not be reached (${error.code ?? 'network error'})`));
     });
-    req.end();
+    req.end(outgoing.body);
   });
 }
 
@@ -137,4 +146,60 @@ export async function safeFetchText(rawUrl: string, options: SafeFetchOptions): 
       throw error;
     }
   }
+}
+
+/** What a webhook endpoint answered: its status and the start of its body. */
+export interface PostOutcome {
+  status: number;
+  /** At most `maxBytes` of the body, as text. */
+  body: string;
+}
+
+/**
+ * POSTs a body once, with the same guards as `safeFetchText` (private and loopback destinations
+ * refused on the address and at DNS resolution unless allowed, a total timeout) and no redirects:
+ * a 3xx answer is returned as it is. Reads at most `maxBytes` of the answer. Network failures and
+ * timeouts throw FetchFailedError.
+ */
+export async function safePost(
+  rawUrl: string,
+  body: string,
+  headers: Record<string, string>,
+  options: Omit<SafeFetchOptions, 'maxRedirects'>,
+): Promise<PostOutcome> {
+  let url: URL;
+  try {
+    url = new URL(rawUrl);
+  } catch {
+    throw new FetchFailedError('the endpoint URL is not valid');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchFailedError('the endpoint URL must be http(s)');
+  const signal = AbortSignal.timeout(options.timeoutMs);
+  const outgoing: OutgoingRequest = {
+    method: 'POST',
+    headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+    body,
+    noun: 'the endpoint',
+  };
+  const response = await once(url, { ...options, maxRedirects: 0 }, signal, outgoing);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      response.on('data', (chunk: Buffer) => {
+        if (size < options.maxBytes) chunks.push(chunk.subarray(0, options.maxBytes - size));
+        size += chunk.length;
+        if (size >= options.maxBytes) {
+          response.destroy();
+          resolve();
+        }
+      });
+      response.on('end', resolve);
+      response.on('error', reject);
+      response.on('aborted', resolve);
+    });
+  } catch {
+    // The status is what counts; a body cut short is kept as far as it came.
+  }
+  return { status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') };
 }
