@@ -32,6 +32,7 @@ export default tseslint.config(
             { sourceTag: 'scope:scheduling', onlyDependOnLibsWithTags: ['scope:shared', 'scope:identity'] },
             { sourceTag: 'scope:events', onlyDependOnLibsWithTags: ['scope:shared', 'scope:identity'] },
             { sourceTag: 'scope:blog', onlyDependOnLibsWithTags: ['scope:shared', 'scope:identity'] },
+            { sourceTag: 'scope:webhooks', onlyDependOnLibsWithTags: ['scope:shared', 'scope:identity'] },
             {
               sourceTag: 'scope:calendar-sync',
               onlyDependOnLibsWithTags: ['scope:shared', 'scope:identity', 'scope:scheduling'],

@@ -4,6 +4,7 @@ import { CalendarSyncModule } from '@almanac/calendar-sync';
 import { EventsModule } from '@almanac/events';
 import { IdentityModule } from '@almanac/identity';
 import { SchedulingModule } from '@almanac/scheduling';
+import { WebhooksModule } from '@almanac/webhooks';
 import { AppConfig, Clock, DatabaseModule, SharedModule } from '@almanac/shared';
 import { ALL_MIGRATIONS } from './migrations';
 
@@ -28,6 +29,7 @@ export class AppModule {
         EventsModule,
         BlogModule,
         CalendarSyncModule,
+        WebhooksModule,
         ...(options.extraModules ?? []),
       ],
     };

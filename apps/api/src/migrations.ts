@@ -3,6 +3,7 @@ import { calendarSyncMigrations } from '@almanac/calendar-sync';
 import { eventsMigrations } from '@almanac/events';
 import { identityMigrations } from '@almanac/identity';
 import { schedulingMigrations } from '@almanac/scheduling';
+import { webhooksMigrations } from '@almanac/webhooks';
 import { MigrationClass, SharedInit1763700000000, SharedOutbox1764000000000 } from '@almanac/shared';
 
 /** Every context's migrations; TypeORM orders them by the timestamp in their names. */
@@ -14,4 +15,5 @@ export const ALL_MIGRATIONS: MigrationClass[] = [
   ...blogMigrations,
   ...calendarSyncMigrations,
   SharedOutbox1764000000000,
+  ...webhooksMigrations,
 ];

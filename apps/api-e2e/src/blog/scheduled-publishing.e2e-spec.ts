@@ -1,4 +1,5 @@
 import { ScheduledPostPublisher, SearchRankingCache } from '@almanac/blog';
+import { Outbox } from '@almanac/shared';
 import { createTestApp, Tenant, TestApp } from '../support/test-app';
 import { BlogFixtures, blogFixtures, idsOf } from './blog-fixtures';
 
@@ -70,7 +71,7 @@ describe('posts: scheduled publishing (e2e)', () => {
     expect(await counts('tags')).toEqual({ launch: 1 });
 
     // Once the publisher has flipped it, nothing a reader sees changes.
-    expect(await new ScheduledPostPublisher(t.dataSource, t.clock, t.app.get(SearchRankingCache)).publishDue()).toEqual([post['id']]);
+    expect(await new ScheduledPostPublisher(t.dataSource, t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox)).publishDue()).toEqual([post['id']]);
     expect(await storedStatus(post['id'])).toBe('published');
     expect(await t.query('SELECT post_status FROM post_tag_links WHERE post_id = $1', [post['id']])).toEqual([{ post_status: 'published' }]);
     expect((await t.api.get(`/api/v1/posts/${post['id']}`).set(a.auth).expect(200)).body.data).toEqual(read);
@@ -82,8 +83,8 @@ describe('posts: scheduled publishing (e2e)', () => {
     const tenant = await t.tenant();
     const post = await f.post(tenant, { status: 'scheduled', published_at: new Date(start.getTime() + hour).toISOString() });
     t.clock.set(new Date(start.getTime() + 2 * hour));
-    const first = new ScheduledPostPublisher(t.dataSource, t.clock, t.app.get(SearchRankingCache));
-    const second = new ScheduledPostPublisher(t.dataSource, t.clock, t.app.get(SearchRankingCache));
+    const first = new ScheduledPostPublisher(t.dataSource, t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox));
+    const second = new ScheduledPostPublisher(t.dataSource, t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox));
     const [byFirst, bySecond] = await Promise.all([first.publishDue(), second.publishDue()]);
     const published = [...byFirst, ...bySecond].filter((id) => id === post['id']);
     expect(published).toEqual([post['id']]);
@@ -91,6 +92,9 @@ describe('posts: scheduled publishing (e2e)', () => {
     expect(row).toEqual({ status: 'published', published_at: new Date(start.getTime() + hour), updated_at: start });
     expect(await first.publishDue()).toEqual([]);
     expect(await second.publishDue()).toEqual([]);
+    // Announced once, by the publisher that published it.
+    const events = await t.query<{ type: string }>(`SELECT type FROM outbox_events WHERE data->>'id' = $1 ORDER BY seq`, [post['id']]);
+    expect(events.map((e) => e.type)).toEqual(['post.created', 'post.published']);
   });
 
   it('splits a large backlog between concurrent publishers without publishing any post twice', async () => {
@@ -98,7 +102,7 @@ describe('posts: scheduled publishing (e2e)', () => {
     await insertScheduled(tenant, 250, new Date(start.getTime() + hour), 'backlog');
     await insertScheduled(tenant, 5, new Date(start.getTime() + 10 * hour), 'later');
     t.clock.set(new Date(start.getTime() + 2 * hour));
-    const publishers = [0, 1, 2].map(() => new ScheduledPostPublisher(t.dataSource, t.clock, t.app.get(SearchRankingCache)));
+    const publishers = [0, 1, 2].map(() => new ScheduledPostPublisher(t.dataSource, t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox)));
     const results = await Promise.all(publishers.map((publisher) => publisher.publishDue()));
     const all = results.flat();
     expect(all).toHaveLength(250);
@@ -117,7 +121,7 @@ describe('posts: scheduled publishing (e2e)', () => {
     const tenant = await t.tenant();
     const post = await f.post(tenant, { status: 'scheduled', published_at: new Date(start.getTime() + hour).toISOString() });
     t.clock.set(new Date(start.getTime() + hour - 1));
-    const ids = await new ScheduledPostPublisher(t.dataSource, t.clock, t.app.get(SearchRankingCache)).publishDue();
+    const ids = await new ScheduledPostPublisher(t.dataSource, t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox)).publishDue();
     expect(ids).not.toContain(post['id']);
     expect(await storedStatus(post['id'])).toBe('scheduled');
   });
@@ -125,7 +129,7 @@ describe('posts: scheduled publishing (e2e)', () => {
   it('catches up on start-up with whatever fell due while no instance ran', async () => {
     const tenant = await t.tenant();
     await insertScheduled(tenant, 3, new Date(start.getTime() - hour), 'overdue');
-    const publisher = new ScheduledPostPublisher(t.dataSource, t.clock, t.app.get(SearchRankingCache));
+    const publisher = new ScheduledPostPublisher(t.dataSource, t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox));
     try {
       await publisher.onApplicationBootstrap();
       const rows = await t.query('SELECT DISTINCT status FROM posts WHERE organization_id = $1', [tenant.orgId]);
@@ -159,7 +163,7 @@ describe('posts: scheduled publishing (e2e)', () => {
     const tenant = await t.tenant();
     const post = await f.post(tenant, { status: 'scheduled', published_at: new Date(start.getTime() + hour).toISOString() });
     t.clock.set(new Date(start.getTime() + 2 * hour));
-    const publisher = new ScheduledPostPublisher(t.dataSource, t.clock, t.app.get(SearchRankingCache));
+    const publisher = new ScheduledPostPublisher(t.dataSource, t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox));
     const [patch, ids] = await Promise.all([
       t.api.patch(`/api/v1/posts/${post['id']}`).set(tenant.auth).send({ title: 'Raced' }),
       publisher.publishDue(),
@@ -171,7 +175,7 @@ describe('posts: scheduled publishing (e2e)', () => {
   });
 
   it('starts a timer at bootstrap and stops it on shutdown', async () => {
-    const publisher = new ScheduledPostPublisher(t.dataSource, t.clock, t.app.get(SearchRankingCache));
+    const publisher = new ScheduledPostPublisher(t.dataSource, t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox));
     const spy = jest.spyOn(global, 'setInterval');
     try {
       await publisher.onApplicationBootstrap();

@@ -11,6 +11,16 @@ export class AppConfig {
   readonly apiKeyCacheSeconds: number;
   /** Failed sign-ins one client address may make in 15 minutes, before any password is hashed; 0 turns it off. */
   readonly loginMaxFailuresPerClient: number;
+  /** Let webhook endpoints live on loopback/private addresses (tests, local receivers). */
+  readonly webhookAllowPrivateHosts: boolean;
+  /** Attempts of one delivery before it is `failed`. */
+  readonly webhookMaxAttempts: number;
+  /** The first retry comes this many seconds after the first failure; each later one 4× later. */
+  readonly webhookRetryBaseSeconds: number;
+  /** How often each instance looks for events to fan out and deliveries that are due (ms). */
+  readonly webhookPollMs: number;
+  /** Whether this instance delivers webhooks (every instance may; switch off for API-only replicas). */
+  readonly webhookDispatcher: boolean;
   /** Create the demo organization on the first start of an empty embedded database. */
   readonly seedDemo: boolean;
 
@@ -25,6 +35,11 @@ export class AppConfig {
     this.apiKeyCacheSeconds = values.apiKeyCacheSeconds ?? 5;
     this.seedDemo = values.seedDemo ?? true;
     this.loginMaxFailuresPerClient = values.loginMaxFailuresPerClient ?? 30;
+    this.webhookAllowPrivateHosts = values.webhookAllowPrivateHosts ?? false;
+    this.webhookMaxAttempts = values.webhookMaxAttempts ?? 8;
+    this.webhookRetryBaseSeconds = values.webhookRetryBaseSeconds ?? 30;
+    this.webhookPollMs = values.webhookPollMs ?? 250;
+    this.webhookDispatcher = values.webhookDispatcher ?? true;
   }
 
   get appOrigin(): string {
@@ -49,6 +64,11 @@ export class AppConfig {
       calendarAllowPrivateHosts: env['CALENDAR_ALLOW_PRIVATE_HOSTS'] === 'true',
       apiKeyCacheSeconds: int('API_KEY_CACHE_SECONDS', 5),
       loginMaxFailuresPerClient: int('LOGIN_MAX_FAILURES_PER_CLIENT', 30),
+      webhookAllowPrivateHosts: env['WEBHOOK_ALLOW_PRIVATE_HOSTS'] === 'true',
+      webhookMaxAttempts: Math.max(1, int('WEBHOOK_MAX_ATTEMPTS', 8)),
+      webhookRetryBaseSeconds: int('WEBHOOK_RETRY_BASE_SECONDS', 30),
+      webhookPollMs: Math.max(10, int('WEBHOOK_POLL_MS', 250)),
+      webhookDispatcher: env['WEBHOOK_DISPATCHER'] !== 'false',
     });
   }
 }

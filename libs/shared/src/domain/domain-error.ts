@@ -60,3 +60,10 @@ export class UnauthorizedError extends DomainError {
     super('unauthorized', message);
   }
 }
+
+/** The one rule for every PATCH: a body that changes nothing is 400, with one message everywhere. */
+export function assertChanges(changes: object): void {
+  if (Object.values(changes).every((value) => value === undefined)) {
+    throw new ValidationFailedError([{ field: 'body', message: 'must contain at least one field to change' }]);
+  }
+}

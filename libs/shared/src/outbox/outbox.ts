@@ -13,18 +13,23 @@ import { newId } from '../domain/ids';
  */
 @Injectable()
 export class Outbox {
-  async record(em: EntityManager, ...events: DomainEvent[]): Promise<void> {
-    if (events.length === 0) return;
+  /** Returns the ids given to the events, in order. */
+  async record(em: EntityManager, ...events: DomainEvent[]): Promise<string[]> {
+    if (events.length === 0) return [];
+    const ids: string[] = [];
     const values: string[] = [];
     const params: unknown[] = [];
     for (const event of events) {
       const base = params.length;
       values.push(`($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}::jsonb, $${base + 5}, $${base + 6})`);
-      params.push(newId(), event.organizationId, event.type, JSON.stringify(event.data), event.previousStatus ?? null, event.occurredAt);
+      const id = newId();
+      ids.push(id);
+      params.push(id, event.organizationId, event.type, JSON.stringify(event.data), event.previousStatus ?? null, event.occurredAt);
     }
     await em.query(
       `INSERT INTO outbox_events (id, organization_id, type, data, previous_status, created_at) VALUES ${values.join(', ')}`,
       params,
     );
+    return ids;
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, DomainError, FieldError, newId, NotFoundError, ValidationFailedError } from '@almanac/shared';
+import { Clock, DomainError, DomainEvent, FieldError, newId, NotFoundError, Outbox, ValidationFailedError } from '@almanac/shared';
+import { toPost } from '../api/dto/post.response';
 import { DataSource, EntityManager } from 'typeorm';
 import type { ContentBlock } from '../domain/content-block';
 import type { PostListCriteria, PostView } from '../domain/post';
@@ -45,6 +46,7 @@ export class PostsService {
     private readonly clock: Clock,
     private readonly posts: PostRepository,
     private readonly rankings: SearchRankingCache,
+    private readonly outbox: Outbox,
   ) {}
 
   async list(criteria: Omit<PostListCriteria, 'now'>): Promise<{ posts: PostView[]; total: number }> {
@@ -80,7 +82,9 @@ export class PostsService {
       };
       await this.posts.insert(em, actor.organizationId, id, row, now);
       if (command.tagIds?.length) await this.posts.replaceTags(em, actor.organizationId, id, command.tagIds);
-      return (await this.posts.findView(em, actor.organizationId, id, now))!;
+      const created = (await this.posts.findView(em, actor.organizationId, id, now))!;
+      await this.outbox.record(em, ...postEvents(actor.organizationId, null, created, now));
+      return created;
     }));
   }
 
@@ -109,13 +113,26 @@ export class PostsService {
         updatedAt: now,
       });
       if (command.tagIds !== undefined) await this.posts.replaceTags(em, actor.organizationId, id, command.tagIds);
-      return (await this.posts.findView(em, actor.organizationId, id, now))!;
+      const updated = (await this.posts.findView(em, actor.organizationId, id, now))!;
+      // An overdue scheduled post already reads as published: the scheduler announces it, not this change.
+      const before = current.status === 'scheduled' && current.publishedAt !== null && current.publishedAt <= now ? 'published' : current.status;
+      await this.outbox.record(em, ...postEvents(actor.organizationId, before, updated, now));
+      return updated;
     }));
   }
 
   /** Returns the deleted id. */
   async delete(organizationId: string, id: string): Promise<string> {
-    const deleted = await this.rankings.invalidatingAfter(organizationId, this.posts.delete(this.dataSource.manager, organizationId, id));
+    const deleted = await this.rankings.invalidatingAfter(
+      organizationId,
+      this.dataSource.transaction(async (em) => {
+        const gone = await this.posts.delete(em, organizationId, id);
+        if (gone !== null) {
+          await this.outbox.record(em, { type: 'post.deleted', organizationId, data: { id: gone, deleted: true }, occurredAt: this.clock.now() });
+        }
+        return gone;
+      }),
+    );
     if (deleted === null) throw new NotFoundError('Post');
     return deleted;
   }
@@ -143,4 +160,17 @@ export class PostsService {
     if (!actor.userId) return null;
     return (await this.posts.userExists(em, actor.organizationId, actor.userId)) ? actor.userId : null;
   }
+}
+
+/**
+ * What a create (`before` null) or an update announces: `post.created` or `post.updated`, and
+ * `post.published` when the post becomes published by it.
+ */
+function postEvents(organizationId: string, before: PostStatus | null, after: PostView, now: Date): DomainEvent[] {
+  const data = toPost(after) as unknown as Record<string, unknown>;
+  const events: DomainEvent[] = [{ type: before === null ? 'post.created' : 'post.updated', organizationId, data, occurredAt: now }];
+  if (after.status === 'published' && before !== 'published') {
+    events.push({ type: 'post.published', organizationId, data, occurredAt: now });
+  }
+  return events;
 }

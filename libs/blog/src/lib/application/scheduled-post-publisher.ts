@@ -1,6 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, returnedRows } from '@almanac/shared';
+import { Clock, Outbox, returnedRows } from '@almanac/shared';
+import { toPost } from '../api/dto/post.response';
+import { PostRepository } from '../infrastructure/post.repository';
 import { DataSource } from 'typeorm';
 import { claimDueScheduledPostsQuery } from '../infrastructure/post-queries';
 import { SearchRankingCache } from '../infrastructure/search-ranking-cache';
@@ -27,7 +29,12 @@ export class ScheduledPostPublisher implements OnApplicationBootstrap, OnModuleD
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
     private readonly rankings: SearchRankingCache,
-  ) {}
+    private readonly outbox: Outbox,
+  ) {
+    this.posts = new PostRepository(rankings);
+  }
+
+  private readonly posts: PostRepository;
 
   async onApplicationBootstrap(): Promise<void> {
     await this.tick();
@@ -56,8 +63,24 @@ export class ScheduledPostPublisher implements OnApplicationBootstrap, OnModuleD
   async publishDue(): Promise<string[]> {
     const published: string[] = [];
     for (;;) {
-      const query = claimDueScheduledPostsQuery(this.clock.now(), ScheduledPostPublisher.BATCH_SIZE);
-      const rows = returnedRows<{ id: string; organization_id: string }>(await this.dataSource.query(query.text, query.values));
+      const now = this.clock.now();
+      const query = claimDueScheduledPostsQuery(now, ScheduledPostPublisher.BATCH_SIZE);
+      // Each publication is announced (post.published) in the transaction that makes it.
+      const rows = await this.dataSource.transaction(async (em) => {
+        const claimed = returnedRows<{ id: string; organization_id: string }>(await em.query(query.text, query.values));
+        for (const row of claimed) {
+          const view = await this.posts.findView(em, row.organization_id, row.id, now);
+          if (view) {
+            await this.outbox.record(em, {
+              type: 'post.published',
+              organizationId: row.organization_id,
+              data: toPost(view) as unknown as Record<string, unknown>,
+              occurredAt: now,
+            });
+          }
+        }
+        return claimed;
+      });
       published.push(...rows.map((row) => row.id));
       for (const organizationId of new Set(rows.map((row) => row.organization_id))) this.rankings.invalidate(organizationId);
       if (rows.length < ScheduledPostPublisher.BATCH_SIZE) return published;

@@ -7,6 +7,8 @@ export const SCOPES = [
   'events:write',
   'posts:read',
   'posts:write',
+  'webhooks:read',
+  'webhooks:write',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

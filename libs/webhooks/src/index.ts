@@ -1,0 +1,9 @@
+import type { MigrationClass } from '@almanac/shared';
+import { WebhooksInit1764030000000 } from './lib/infrastructure/migrations/1764030000000-webhooks-init';
+
+export { WebhooksModule } from './lib/webhooks.module';
+export { WebhookDispatcher } from './lib/application/webhook-dispatcher';
+export { WebhooksService } from './lib/application/webhooks.service';
+
+/** This context's migrations, in order; the app runs them with every other context's. */
+export const webhooksMigrations: MigrationClass[] = [WebhooksInit1764030000000];

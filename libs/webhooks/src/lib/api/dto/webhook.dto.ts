@@ -1,0 +1,94 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsHttpUrl, OptionalNotNull, PageQuery, QueryInt } from '@almanac/shared';
+import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../../domain/webhook-events';
+import { DELIVERY_STATUSES, DeliveryStatus } from '../../domain/webhook';
+
+const EVENT_NAMES = [ALL_EVENTS, ...WEBHOOK_EVENT_TYPES];
+
+const URL_DOC = {
+  example: 'https://example.com/hooks/almanac',
+  maxLength: 2000,
+  description: 'Absolute http(s) URL; loopback and private addresses are refused (also at delivery time).',
+};
+const EVENTS_DOC = {
+  isArray: true,
+  enum: EVENT_NAMES,
+  enumName: 'WebhookEventType',
+  minItems: 1,
+  example: ['booking.created', 'booking.cancelled'],
+  description: 'Event types to deliver, or `["*"]` for all',
+};
+
+export class CreateWebhookDto {
+  @ApiProperty(URL_DOC)
+  @IsHttpUrl()
+  readonly url!: string;
+
+  @ApiProperty(EVENTS_DOC)
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(EVENT_NAMES.length)
+  @IsIn(EVENT_NAMES, { each: true })
+  readonly events!: string[];
+
+  @ApiPropertyOptional({ maxLength: 300, nullable: true, example: 'CRM sync' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(300)
+  readonly description?: string | null;
+
+  @ApiPropertyOptional({ default: true })
+  @OptionalNotNull()
+  @IsBoolean()
+  readonly enabled?: boolean;
+}
+
+export class UpdateWebhookDto {
+  @ApiPropertyOptional(URL_DOC)
+  @OptionalNotNull()
+  @IsHttpUrl()
+  readonly url?: string;
+
+  @ApiPropertyOptional(EVENTS_DOC)
+  @OptionalNotNull()
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(EVENT_NAMES.length)
+  @IsIn(EVENT_NAMES, { each: true })
+  readonly events?: string[];
+
+  @ApiPropertyOptional({ maxLength: 300, nullable: true })
+  @IsOptional()
+  @IsString()
+  @MaxLength(300)
+  readonly description?: string | null;
+
+  @ApiPropertyOptional()
+  @OptionalNotNull()
+  @IsBoolean()
+  readonly enabled?: boolean;
+}
+
+export class DeliveryListQuery extends PageQuery {
+  @ApiPropertyOptional({ enum: DELIVERY_STATUSES })
+  @IsOptional()
+  @IsIn(DELIVERY_STATUSES)
+  readonly status?: DeliveryStatus;
+}
+
+export class ChangesQuery {
+  @ApiPropertyOptional({ description: 'The `next_cursor` of the previous page; absent: from the oldest kept event' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  readonly after?: string;
+
+  @ApiPropertyOptional({ type: Number, minimum: 1, default: 100, description: 'Page size; values above 1000 are clamped to 1000' })
+  @IsOptional()
+  @QueryInt()
+  @IsInt()
+  @Min(1)
+  @Max(Number.MAX_SAFE_INTEGER)
+  readonly limit?: number;
+}

@@ -1,0 +1,351 @@
+import { Injectable } from '@nestjs/common';
+import { Page, returnedRows } from '@almanac/shared';
+import type { EntityManager } from 'typeorm';
+import { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '../domain/webhook';
+
+interface EndpointRow {
+  id: string;
+  organization_id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  enabled: boolean;
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface DeliveryRow {
+  id: string;
+  endpoint_id: string;
+  event_id: string;
+  event_type: string;
+  status: DeliveryStatus;
+  attempts: number;
+  last_attempt_at: Date | null;
+  next_attempt_at: Date | null;
+  response_status: number | null;
+  response_body: string | null;
+  error: string | null;
+  created_at: Date;
+}
+
+/** A delivery claimed for one attempt, with what it takes to make it. */
+export interface ClaimedDelivery {
+  organizationId: string;
+  deliveryId: string;
+  attempts: number;
+  lease: Date;
+  endpoint: Pick<WebhookEndpoint, 'id' | 'url' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>;
+  event: { id: string; type: string; createdAt: Date; data: unknown; previousStatus: string | null };
+}
+
+/** The change feed's position: after the event `seq` of transaction `txId`. */
+export interface FeedPosition {
+  txId: string;
+  seq: string;
+}
+
+export interface FeedEvent extends FeedPosition {
+  id: string;
+  type: string;
+  createdAt: Date;
+  data: unknown;
+  previousStatus: string | null;
+}
+
+const ENDPOINT_COLUMNS =
+  'id, organization_id, url, events, description, enabled, secret, previous_secret, previous_secret_expires_at, created_at, updated_at';
+const DELIVERY_COLUMNS =
+  'id, endpoint_id, event_id, event_type, status, attempts, last_attempt_at, next_attempt_at, response_status, response_body, error, created_at';
+
+function toEndpoint(row: EndpointRow): WebhookEndpoint {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    enabled: row.enabled,
+    secret: row.secret,
+    previousSecret: row.previous_secret,
+    previousSecretExpiresAt: row.previous_secret_expires_at,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toDelivery(row: DeliveryRow): WebhookDelivery {
+  return {
+    id: row.id,
+    endpointId: row.endpoint_id,
+    eventId: row.event_id,
+    eventType: row.event_type,
+    status: row.status,
+    attempts: row.attempts,
+    lastAttemptAt: row.last_attempt_at,
+    nextAttemptAt: row.next_attempt_at,
+    responseStatus: row.response_status,
+    responseBody: row.response_body,
+    error: row.error,
+    createdAt: row.created_at,
+  };
+}
+
+async function rows<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+  return returnedRows<T>(await em.query(sql, params));
+}
+
+/** Endpoints, deliveries, the fan-out of the outbox and the change feed: every statement of the webhooks context. */
+@Injectable()
+export class WebhookRepository {
+  async insertEndpoint(em: EntityManager, e: WebhookEndpoint): Promise<void> {
+    await em.query(
+      `INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+      [e.id, e.organizationId, e.url, e.events, e.description, e.enabled, e.secret, e.previousSecret, e.previousSecretExpiresAt, e.createdAt, e.updatedAt],
+    );
+  }
+
+  async findEndpoint(em: EntityManager, organizationId: string, id: string): Promise<WebhookEndpoint | null> {
+    const [row] = await rows<EndpointRow>(em, `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+    return row ? toEndpoint(row) : null;
+  }
+
+  async listEndpoints(em: EntityManager, organizationId: string, page: Page): Promise<{ items: WebhookEndpoint[]; total: number }> {
+    const found = await rows<EndpointRow & { total: string }>(
+      em,
+      `SELECT ${ENDPOINT_COLUMNS}, count(*) OVER () AS total FROM webhook_endpoints
+        WHERE organization_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`,
+      [organizationId, page.limit, page.offset],
+    );
+    const total = found.length > 0 ? Number(found[0]!.total) : Number((await rows<{ n: string }>(em, 'SELECT count(*) AS n FROM webhook_endpoints WHERE organization_id = $1', [organizationId]))[0]!.n);
+    return { items: found.map(toEndpoint), total };
+  }
+
+  async updateEndpoint(
+    em: EntityManager,
+    organizationId: string,
+    id: string,
+    changes: Partial<Pick<WebhookEndpoint, 'url' | 'events' | 'description' | 'enabled'>>,
+    now: Date,
+  ): Promise<WebhookEndpoint | null> {
+    const [row] = await rows<EndpointRow>(
+      em,
+      `UPDATE webhook_endpoints
+          SET url = CASE WHEN $3 THEN $4 ELSE url END,
+              events = CASE WHEN $5 THEN $6::text[] ELSE events END,
+              description = CASE WHEN $7 THEN $8 ELSE description END,
+              enabled = CASE WHEN $9 THEN $10 ELSE enabled END,
+              updated_at = $11
+        WHERE organization_id = $1 AND id = $2
+       RETURNING ${ENDPOINT_COLUMNS}`,
+      [
+        organizationId,
+        id,
+        changes.url !== undefined,
+        changes.url ?? null,
+        changes.events !== undefined,
+        changes.events ?? null,
+        changes.description !== undefined,
+        changes.description ?? null,
+        changes.enabled !== undefined,
+        changes.enabled ?? null,
+        now,
+      ],
+    );
+    return row ? toEndpoint(row) : null;
+  }
+
+  async deleteEndpoint(em: EntityManager, organizationId: string, id: string): Promise<boolean> {
+    const deleted = await rows(em, 'DELETE FROM webhook_endpoints WHERE organization_id = $1 AND id = $2 RETURNING id', [organizationId, id]);
+    return deleted.length > 0;
+  }
+
+  async rotateSecret(em: EntityManager, organizationId: string, id: string, secret: string, now: Date, overlapUntil: Date): Promise<WebhookEndpoint | null> {
+    const [row] = await rows<EndpointRow>(
+      em,
+      `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_expires_at = $4, secret = $3, updated_at = $5
+        WHERE organization_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
+      [organizationId, id, secret, overlapUntil, now],
+    );
+    return row ? toEndpoint(row) : null;
+  }
+
+  async listDeliveries(
+    em: EntityManager,
+    organizationId: string,
+    endpointId: string,
+    status: DeliveryStatus | undefined,
+    page: Page,
+  ): Promise<{ items: WebhookDelivery[]; total: number }> {
+    const found = await rows<DeliveryRow & { total: string }>(
+      em,
+      `SELECT ${DELIVERY_COLUMNS}, count(*) OVER () AS total FROM webhook_deliveries
+        WHERE organization_id = $1 AND endpoint_id = $2 AND ($3::text IS NULL OR status = $3)
+        ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
+      [organizationId, endpointId, status ?? null, page.limit, page.offset],
+    );
+    if (found.length > 0 || page.offset === 0) return { items: found.map(toDelivery), total: found.length > 0 ? Number(found[0]!.total) : 0 };
+    const [count] = await rows<{ n: string }>(
+      em,
+      'SELECT count(*) AS n FROM webhook_deliveries WHERE organization_id = $1 AND endpoint_id = $2 AND ($3::text IS NULL OR status = $3)',
+      [organizationId, endpointId, status ?? null],
+    );
+    return { items: [], total: Number(count!.n) };
+  }
+
+  async findDelivery(em: EntityManager, organizationId: string, endpointId: string, id: string): Promise<WebhookDelivery | null> {
+    const [row] = await rows<DeliveryRow>(
+      em,
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE organization_id = $1 AND endpoint_id = $2 AND id = $3`,
+      [organizationId, endpointId, id],
+    );
+    return row ? toDelivery(row) : null;
+  }
+
+  /** Pending again, due now, with a fresh set of attempts. */
+  async redeliver(em: EntityManager, organizationId: string, endpointId: string, id: string, now: Date): Promise<WebhookDelivery | null> {
+    const [row] = await rows<DeliveryRow>(
+      em,
+      `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = $4, lease_until = NULL
+        WHERE organization_id = $1 AND endpoint_id = $2 AND id = $3 RETURNING ${DELIVERY_COLUMNS}`,
+      [organizationId, endpointId, id, now],
+    );
+    return row ? toDelivery(row) : null;
+  }
+
+  /** A delivery of one event to one endpoint, due now (ping). */
+  async insertDelivery(em: EntityManager, organizationId: string, id: string, endpointId: string, eventId: string, eventType: string, now: Date): Promise<WebhookDelivery> {
+    await em.query('UPDATE outbox_events SET fanned_out = true WHERE organization_id = $1 AND id = $2', [organizationId, eventId]);
+    const [row] = await rows<DeliveryRow>(
+      em,
+      `INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $6) RETURNING ${DELIVERY_COLUMNS}`,
+      [organizationId, id, endpointId, eventId, eventType, now],
+    );
+    return toDelivery(row!);
+  }
+
+  /**
+   * Fans out up to `limit` committed outbox events into one pending delivery per enabled endpoint
+   * subscribed to their type. Events are claimed with SKIP LOCKED and marked in the same statement,
+   * so concurrent instances fan out each event exactly once.
+   */
+  async fanOut(em: EntityManager, now: Date, limit: number): Promise<{ events: number; deliveries: number }> {
+    const [row] = await rows<{ events: string; deliveries: string }>(
+      em,
+      `WITH claimed AS (
+         SELECT organization_id, id FROM outbox_events WHERE NOT fanned_out ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED
+       ), marked AS (
+         UPDATE outbox_events o SET fanned_out = true FROM claimed c
+          WHERE o.organization_id = c.organization_id AND o.id = c.id
+         RETURNING o.organization_id, o.id, o.type
+       ), inserted AS (
+         INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at)
+         SELECT m.organization_id, gen_random_uuid(), w.id, m.id, m.type, 'pending', 0, $1, $1
+           FROM marked m
+           JOIN webhook_endpoints w ON w.organization_id = m.organization_id AND w.enabled
+                                   AND (m.type = ANY (w.events) OR '*' = ANY (w.events))
+         ON CONFLICT DO NOTHING
+         RETURNING 1
+       )
+       SELECT (SELECT count(*) FROM marked) AS events, (SELECT count(*) FROM inserted) AS deliveries`,
+      [now, limit],
+    );
+    return { events: Number(row!.events), deliveries: Number(row!.deliveries) };
+  }
+
+  /**
+   * Claims up to `limit` due deliveries for one attempt each: SKIP LOCKED against other instances
+   * claiming now, and a lease (`lease_until`) against ones whose attempt is still under way.
+   */
+  async claimDue(em: EntityManager, now: Date, lease: Date, limit: number): Promise<ClaimedDelivery[]> {
+    const claimed = await rows<{
+      organization_id: string;
+      id: string;
+      attempts: number;
+      endpoint_id: string;
+      url: string;
+      secret: string;
+      previous_secret: string | null;
+      previous_secret_expires_at: Date | null;
+      event_id: string;
+      type: string;
+      created_at: Date;
+      data: unknown;
+      previous_status: string | null;
+    }>(
+      em,
+      `WITH due AS (
+         SELECT organization_id, id FROM webhook_deliveries
+          WHERE status = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
+          ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED
+       )
+       UPDATE webhook_deliveries d SET lease_until = $2, attempts = d.attempts + 1, last_attempt_at = $1
+         FROM due, webhook_endpoints w, outbox_events e
+        WHERE d.organization_id = due.organization_id AND d.id = due.id
+          AND w.organization_id = d.organization_id AND w.id = d.endpoint_id
+          AND e.organization_id = d.organization_id AND e.id = d.event_id
+       RETURNING d.organization_id, d.id, d.attempts, w.id AS endpoint_id, w.url, w.secret, w.previous_secret,
+                 w.previous_secret_expires_at, e.id AS event_id, e.type, e.created_at, e.data, e.previous_status`,
+      [now, lease, limit],
+    );
+    return claimed.map((r) => ({
+      organizationId: r.organization_id,
+      deliveryId: r.id,
+      attempts: r.attempts,
+      lease,
+      endpoint: { id: r.endpoint_id, url: r.url, secret: r.secret, previousSecret: r.previous_secret, previousSecretExpiresAt: r.previous_secret_expires_at },
+      event: { id: r.event_id, type: r.type, createdAt: r.created_at, data: r.data, previousStatus: r.previous_status },
+    }));
+  }
+
+  /** The outcome of one attempt, written only while this attempt still holds the lease. */
+  async recordAttempt(
+    em: EntityManager,
+    claimed: ClaimedDelivery,
+    outcome: { status: DeliveryStatus; nextAttemptAt: Date | null; responseStatus: number | null; responseBody: string | null; error: string | null },
+  ): Promise<void> {
+    await em.query(
+      `UPDATE webhook_deliveries
+          SET status = $4, next_attempt_at = $5, response_status = $6, response_body = $7, error = $8, lease_until = NULL
+        WHERE organization_id = $1 AND id = $2 AND lease_until = $3`,
+      [claimed.organizationId, claimed.deliveryId, claimed.lease, outcome.status, outcome.nextAttemptAt, outcome.responseStatus, outcome.responseBody, outcome.error],
+    );
+  }
+
+  async disableEndpoint(em: EntityManager, organizationId: string, id: string, now: Date): Promise<void> {
+    await em.query('UPDATE webhook_endpoints SET enabled = false, updated_at = $3 WHERE organization_id = $1 AND id = $2', [organizationId, id, now]);
+  }
+
+  /** Drops events and deliveries older than `before`. */
+  async sweep(em: EntityManager, before: Date): Promise<void> {
+    await em.query('DELETE FROM webhook_deliveries WHERE created_at < $1', [before]);
+    await em.query('DELETE FROM outbox_events WHERE created_at < $1 AND fanned_out', [before]);
+  }
+
+  /**
+   * The change feed: events of the organization after `after`, oldest first, of the given types,
+   * among transactions that can no longer be overtaken. Events are ordered by the id of the
+   * transaction that wrote them, then by their order in it; only transactions older than every
+   * transaction still running (`pg_snapshot_xmin`) are shown, so an event can never appear behind
+   * a position a reader has already passed.
+   */
+  async changes(em: EntityManager, organizationId: string, after: FeedPosition | null, types: string[], limit: number): Promise<FeedEvent[]> {
+    const found = await rows<{ id: string; type: string; created_at: Date; data: unknown; previous_status: string | null; tx_id: string; seq: string }>(
+      em,
+      `SELECT id, type, created_at, data, previous_status, tx_id::text AS tx_id, seq::text AS seq
+         FROM outbox_events
+        WHERE organization_id = $1
+          AND ($2::xid8 IS NULL OR (tx_id, seq) > ($2::xid8, $3::bigint))
+          AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
+          AND type = ANY ($4::text[])
+        ORDER BY tx_id, seq
+        LIMIT $5`,
+      [organizationId, after?.txId ?? null, after?.seq ?? null, types, limit],
+    );
+    return found.map((r) => ({ id: r.id, type: r.type, createdAt: r.created_at, data: r.data, previousStatus: r.previous_status, txId: r.tx_id, seq: r.seq }));
+  }
+}

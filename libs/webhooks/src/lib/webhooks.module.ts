@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { ChangesController, WebhooksController } from './api/webhooks.controller';
+import { ChangesService } from './application/changes.service';
+import { WebhookDispatcher } from './application/webhook-dispatcher';
+import { WebhooksService } from './application/webhooks.service';
+import { WebhookRepository } from './infrastructure/webhook.repository';
+
+@Module({
+  controllers: [WebhooksController, ChangesController],
+  providers: [WebhooksService, ChangesService, WebhookDispatcher, WebhookRepository],
+  exports: [WebhooksService, WebhookDispatcher],
+})
+export class WebhooksModule {}
