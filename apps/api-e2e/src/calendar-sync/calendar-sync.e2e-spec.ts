@@ -72,10 +72,24 @@ describe('calendar sync (e2e)', () => {
     counter += 1;
     const tenant = await t.tenant();
     const email = `admin${counter}@example.com`;
-    await t.identity.createUser({ organizationId: tenant.orgId, email, name: `Admin ${counter}`, password: 'correct horse battery', role: 'admin' });
-    const login = await t.api.post('/api/auth/login').set('Origin', ORIGIN).send({ email, password: 'correct horse battery' }).expect(200);
+    await t.identity.createUser({
+      organizationId: tenant.orgId,
+      email,
+      name: `Admin ${counter}`,
+      password: 'correct horse battery',
+      role: 'admin',
+    });
+    const login = await t.api
+      .post('/api/auth/login')
+      .set('Origin', ORIGIN)
+      .send({ email, password: 'correct horse battery' })
+      .expect(200);
     const cookie = String(login.headers['set-cookie']![0]).split(';')[0]!;
-    const schedule = await t.api.post('/api/v1/schedules').set(tenant.auth).send({ name: 'Imported', timezone: 'UTC' }).expect(201);
+    const schedule = await t.api
+      .post('/api/v1/schedules')
+      .set(tenant.auth)
+      .send({ name: 'Imported', timezone: 'UTC' })
+      .expect(201);
     return { ...tenant, cookie, scheduleId: schedule.body.data.id };
   }
 
@@ -92,7 +106,17 @@ describe('calendar sync (e2e)', () => {
     t.api.post('/api/bookings/sync-external').set('Cookie', a.cookie).set('Origin', ORIGIN).send(body);
 
   async function importedBookings(orgId: string) {
-    return t.query<{ title: string; start_time: Date; end_time: Date; status: string; external_uid: string; recurrence_id: string | null; attendee_email: string | null; attendee_name: string; location: string | null }>(
+    return t.query<{
+      title: string;
+      start_time: Date;
+      end_time: Date;
+      status: string;
+      external_uid: string;
+      recurrence_id: string | null;
+      attendee_email: string | null;
+      attendee_name: string;
+      location: string | null;
+    }>(
       `SELECT title, start_time, end_time, status, location, attendee_name, attendee_email,
               metadata->>'external_uid' AS external_uid, metadata->>'recurrence_id' AS recurrence_id
          FROM bookings WHERE organization_id = $1 AND metadata->>'source' = 'external_calendar'
@@ -112,16 +136,26 @@ describe('calendar sync (e2e)', () => {
     });
 
     it('needs a session: none → 401, a bearer key alone → 401', async () => {
-      const none = await t.api.post('/api/bookings/sync-external').send({ organizationId: a.orgId }).expect(401);
+      const none = await t.api
+        .post('/api/bookings/sync-external')
+        .send({ organizationId: a.orgId })
+        .expect(401);
       expect(none.body.code).toBe('unauthorized');
-      const bearer = await t.api.post('/api/bookings/sync-external').set(a.auth).send({ organizationId: a.orgId }).expect(401);
+      const bearer = await t.api
+        .post('/api/bookings/sync-external')
+        .set(a.auth)
+        .send({ organizationId: a.orgId })
+        .expect(401);
       expect(bearer.body).toEqual({ ...none.body, request_id: bearer.body.request_id });
     });
 
     it("refuses another organization's admin with 403", async () => {
       const res = await sync(b, { organizationId: a.orgId }).expect(403);
       expect(res.body.code).toBe('forbidden');
-      await t.api.get(`/api/organizations/${a.orgId}/calendar-integration`).set('Cookie', b.cookie).expect(403);
+      await t.api
+        .get(`/api/organizations/${a.orgId}/calendar-integration`)
+        .set('Cookie', b.cookie)
+        .expect(403);
     });
 
     it('refuses a session whose user is no longer an admin (an author) with 403', async () => {
@@ -144,7 +178,11 @@ describe('calendar sync (e2e)', () => {
     it('answers 422 without an integration, and 400 for bad ranges', async () => {
       const res = await sync(b, { organizationId: b.orgId }).expect(422);
       expect(res.body.code).toBe('integration_not_configured');
-      const backwards = await sync(a, { organizationId: a.orgId, startDate: '2027-03-02T00:00:00Z', endDate: '2027-03-01T00:00:00Z' }).expect(400);
+      const backwards = await sync(a, {
+        organizationId: a.orgId,
+        startDate: '2027-03-02T00:00:00Z',
+        endDate: '2027-03-01T00:00:00Z',
+      }).expect(400);
       expect(backwards.body.errors).toEqual([expect.objectContaining({ field: 'endDate' })]);
       await sync(a, { organizationId: a.orgId, startDate: '2027-01-01', endDate: '2028-01-03' }).expect(400);
       const naive = await sync(a, { organizationId: a.orgId, startDate: '2027-01-01T00:00:00' }).expect(400);
@@ -161,21 +199,45 @@ describe('calendar sync (e2e)', () => {
       const unknownSchedule = await t.api
         .put(base)
         .set('Cookie', a.cookie)
-        .send({ provider: 'ics', url: 'https://calendar.example.com/secret-token-123/basic.ics', schedule_id: '0193a3c2-7d1e-7c4e-9a57-2f5b8e1c0d9a' })
+        .send({
+          provider: 'ics',
+          url: 'https://calendar.example.com/secret-token-123/basic.ics',
+          schedule_id: '0193a3c2-7d1e-7c4e-9a57-2f5b8e1c0d9a',
+        })
         .expect(422);
       expect(unknownSchedule.body.code).toBe('invalid_reference');
-      const bad = await t.api.put(base).set('Cookie', a.cookie).send({ provider: 'caldav', url: 'ftp://x', schedule_id: 'nope' }).expect(400);
-      expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual(['provider', 'schedule_id', 'url']);
+      const bad = await t.api
+        .put(base)
+        .set('Cookie', a.cookie)
+        .send({ provider: 'caldav', url: 'ftp://x', schedule_id: 'nope' })
+        .expect(400);
+      expect(bad.body.errors.map((e: { field: string }) => e.field).sort()).toEqual([
+        'provider',
+        'schedule_id',
+        'url',
+      ]);
       const put = await t.api
         .put(base)
         .set('Cookie', a.cookie)
-        .send({ provider: 'ics', url: 'https://calendar.example.com/secret-token-123/basic.ics', schedule_id: a.scheduleId })
+        .send({
+          provider: 'ics',
+          url: 'https://calendar.example.com/secret-token-123/basic.ics',
+          schedule_id: a.scheduleId,
+        })
         .expect(200);
-      expect(put.body.data).toMatchObject({ provider: 'ics', schedule_id: a.scheduleId, organization_id: a.orgId, last_synced_at: null });
+      expect(put.body.data).toMatchObject({
+        provider: 'ics',
+        schedule_id: a.scheduleId,
+        organization_id: a.orgId,
+        last_synced_at: null,
+      });
       expect(put.body.data.url).not.toContain('secret-token-123');
       const got = await t.api.get(base).set('Cookie', a.cookie).expect(200);
       expect(got.body.data).toEqual(put.body.data);
-      const [row] = await t.query<{ url: string }>('SELECT url FROM calendar_integrations WHERE organization_id = $1', [a.orgId]);
+      const [row] = await t.query<{ url: string }>(
+        'SELECT url FROM calendar_integrations WHERE organization_id = $1',
+        [a.orgId],
+      );
       expect(row!.url).toBe('https://calendar.example.com/secret-token-123/basic.ics');
       await t.api.delete(base).set('Cookie', a.cookie).expect(200);
       await t.api.get(base).set('Cookie', a.cookie).expect(404);
@@ -191,7 +253,12 @@ describe('calendar sync (e2e)', () => {
       await t.api
         .post('/api/v1/bookings')
         .set(a.auth)
-        .send({ schedule_id: a.scheduleId, start_time: '2027-03-20T10:30:00Z', end_time: '2027-03-20T11:30:00Z', attendee: { name: 'Walk-in', email: 'walk@example.com' } })
+        .send({
+          schedule_id: a.scheduleId,
+          start_time: '2027-03-20T10:30:00Z',
+          end_time: '2027-03-20T11:30:00Z',
+          attendee: { name: 'Walk-in', email: 'walk@example.com' },
+        })
         .expect(201);
 
       const first = await sync(a).expect(200);
@@ -204,7 +271,9 @@ describe('calendar sync (e2e)', () => {
         skipped_reasons: { duplicate: 0, cancelled: 1, free: 1, all_day: 1, conflict: 1, invalid: 1 },
       });
       const rows = await importedBookings(a.orgId);
-      expect(rows.map((r) => [r.start_time.toISOString(), r.end_time.toISOString(), r.status, r.title])).toEqual([
+      expect(
+        rows.map((r) => [r.start_time.toISOString(), r.end_time.toISOString(), r.status, r.title]),
+      ).toEqual([
         ['2027-03-02T15:00:00.000Z', '2027-03-02T16:00:00.000Z', 'CONFIRMED', 'Weekly standup'],
         ['2027-03-05T14:00:00.000Z', '2027-03-05T14:45:00.000Z', 'CONFIRMED', 'Dentist'],
         ['2027-03-09T15:00:00.000Z', '2027-03-09T16:00:00.000Z', 'CONFIRMED', 'Weekly standup'],
@@ -213,11 +282,24 @@ describe('calendar sync (e2e)', () => {
         ['2027-04-06T14:00:00.000Z', '2027-04-06T15:00:00.000Z', 'CONFIRMED', 'Weekly standup'],
       ]);
       const dentist = rows[1]!;
-      expect(dentist).toMatchObject({ attendee_name: 'Dr Smith', attendee_email: 'smith@example.com', location: '12 Main St, Springfield', external_uid: 'dentist-0305@google.com', recurrence_id: null });
-      expect(rows[3]).toMatchObject({ external_uid: 'weekly-standup@google.com', recurrence_id: '2027-03-16T14:00:00.000Z', location: 'Room 7' });
+      expect(dentist).toMatchObject({
+        attendee_name: 'Dr Smith',
+        attendee_email: 'smith@example.com',
+        location: '12 Main St, Springfield',
+        external_uid: 'dentist-0305@google.com',
+        recurrence_id: null,
+      });
+      expect(rows[3]).toMatchObject({
+        external_uid: 'weekly-standup@google.com',
+        recurrence_id: '2027-03-16T14:00:00.000Z',
+        location: 'Room 7',
+      });
 
       // The imported bookings are ordinary bookings of the API.
-      const listed = await t.api.get(`/api/v1/bookings?schedule_id=${a.scheduleId}&status=CONFIRMED&limit=100`).set(a.auth).expect(200);
+      const listed = await t.api
+        .get(`/api/v1/bookings?schedule_id=${a.scheduleId}&status=CONFIRMED&limit=100`)
+        .set(a.auth)
+        .expect(200);
       expect(listed.body.meta.total).toBe(6);
 
       const second = await sync(a).expect(200);
@@ -235,17 +317,28 @@ describe('calendar sync (e2e)', () => {
       feeds.feeds.set(
         '/g1.ics',
         readFixture('google')
-          .replace('DTSTART;TZID=America/New_York:20270305T090000', 'DTSTART;TZID=America/New_York:20270305T100000')
-          .replace('DTEND;TZID=America/New_York:20270305T094500', 'DTEND;TZID=America/New_York:20270305T104500')
+          .replace(
+            'DTSTART;TZID=America/New_York:20270305T090000',
+            'DTSTART;TZID=America/New_York:20270305T100000',
+          )
+          .replace(
+            'DTEND;TZID=America/New_York:20270305T094500',
+            'DTEND;TZID=America/New_York:20270305T104500',
+          )
           .replace('RRULE:FREQ=WEEKLY;COUNT=6;BYDAY=TU', 'RRULE:FREQ=WEEKLY;COUNT=5;BYDAY=TU'),
       );
       const third = await sync(a).expect(200);
       expect(third.body).toMatchObject({ synced: 0, updated: 1, cancelled: 1 });
       expect(third.body.skipped_reasons.duplicate).toBe(4);
       const after = await importedBookings(a.orgId);
-      expect(after.find((r) => r.external_uid === 'dentist-0305@google.com')!.start_time.toISOString()).toBe('2027-03-05T15:00:00.000Z');
+      expect(after.find((r) => r.external_uid === 'dentist-0305@google.com')!.start_time.toISOString()).toBe(
+        '2027-03-05T15:00:00.000Z',
+      );
       expect(after.find((r) => r.recurrence_id === '2027-04-06T14:00:00.000Z')!.status).toBe('CANCELLED');
-      const [integration] = await t.query<{ last_synced_at: Date | null }>('SELECT last_synced_at FROM calendar_integrations WHERE organization_id = $1', [a.orgId]);
+      const [integration] = await t.query<{ last_synced_at: Date | null }>(
+        'SELECT last_synced_at FROM calendar_integrations WHERE organization_id = $1',
+        [a.orgId],
+      );
       expect(integration!.last_synced_at).not.toBeNull();
     });
 
@@ -283,17 +376,33 @@ describe('calendar sync (e2e)', () => {
       const strict = await createTestApp({ config: { calendarAllowPrivateHosts: false } });
       try {
         const tenant = await strict.tenant();
-        await strict.identity.createUser({ organizationId: tenant.orgId, email: 'strict@example.com', name: 'S', password: 'correct horse battery' });
-        const login = await strict.api.post('/api/auth/login').send({ email: 'strict@example.com', password: 'correct horse battery' }).expect(200);
+        await strict.identity.createUser({
+          organizationId: tenant.orgId,
+          email: 'strict@example.com',
+          name: 'S',
+          password: 'correct horse battery',
+        });
+        const login = await strict.api
+          .post('/api/auth/login')
+          .send({ email: 'strict@example.com', password: 'correct horse battery' })
+          .expect(200);
         const cookie = String(login.headers['set-cookie']![0]).split(';')[0]!;
-        const schedule = await strict.api.post('/api/v1/schedules').set(tenant.auth).send({ name: 'S' }).expect(201);
+        const schedule = await strict.api
+          .post('/api/v1/schedules')
+          .set(tenant.auth)
+          .send({ name: 'S' })
+          .expect(201);
         feeds.feeds.set('/strict.ics', readFixture('google'));
         await strict.api
           .put(`/api/organizations/${tenant.orgId}/calendar-integration`)
           .set('Cookie', cookie)
           .send({ provider: 'ics', url: `${feeds.base}/strict.ics`, schedule_id: schedule.body.data.id })
           .expect(200);
-        const res = await strict.api.post('/api/bookings/sync-external').set('Cookie', cookie).send({ organizationId: tenant.orgId, ...RANGE }).expect(502);
+        const res = await strict.api
+          .post('/api/bookings/sync-external')
+          .set('Cookie', cookie)
+          .send({ organizationId: tenant.orgId, ...RANGE })
+          .expect(502);
         expect(res.body.detail).toMatch(/private|loopback/);
       } finally {
         await strict.close();
@@ -316,14 +425,31 @@ describe('calendar sync (e2e)', () => {
     it('imports a feed of 5,000 occurrences in one call', async () => {
       const a = await admin();
       const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Almanac test//EN'];
-      lines.push('BEGIN:VEVENT', 'UID:hourly@test', 'DTSTART:20270301T000000Z', 'DTEND:20270301T003000Z', 'RRULE:FREQ=HOURLY;COUNT=5000', 'SUMMARY:Slot', 'END:VEVENT', 'END:VCALENDAR', '');
+      lines.push(
+        'BEGIN:VEVENT',
+        'UID:hourly@test',
+        'DTSTART:20270301T000000Z',
+        'DTEND:20270301T003000Z',
+        'RRULE:FREQ=HOURLY;COUNT=5000',
+        'SUMMARY:Slot',
+        'END:VEVENT',
+        'END:VCALENDAR',
+        '',
+      );
       feeds.feeds.set('/big.ics', lines.join('\r\n'));
       await integrate(a, '/big.ics');
       const started = Date.now();
-      const res = await sync(a, { organizationId: a.orgId, startDate: '2027-03-01T00:00:00Z', endDate: '2028-02-28T00:00:00Z' }).expect(200);
+      const res = await sync(a, {
+        organizationId: a.orgId,
+        startDate: '2027-03-01T00:00:00Z',
+        endDate: '2028-02-28T00:00:00Z',
+      }).expect(200);
       const ms = Date.now() - started;
       expect(res.body).toMatchObject({ synced: 5000, skipped: 0 });
-      const [{ count }] = await t.query<{ count: string }>(`SELECT count(*) FROM bookings WHERE organization_id = $1`, [a.orgId]);
+      const [{ count }] = await t.query<{ count: string }>(
+        `SELECT count(*) FROM bookings WHERE organization_id = $1`,
+        [a.orgId],
+      );
       expect(Number(count)).toBe(5000);
       process.stdout.write(`calendar import of 5,000 occurrences: ${ms} ms\n`);
     });
@@ -356,7 +482,12 @@ describe('calendar sync (e2e)', () => {
       feeds.feeds.set('/forged.ics', empty);
       expect((await sync(a).expect(200)).body).toMatchObject({ synced: 0, cancelled: 1 });
       const mine = await t.api.get(`/api/v1/bookings/${forged.body.data.id}`).set(a.auth).expect(200);
-      expect(mine.body.data).toMatchObject({ status: 'PENDING', title: 'Mine', start_time: '2027-03-10T09:00:00.000Z', attendee_name: 'Me' });
+      expect(mine.body.data).toMatchObject({
+        status: 'PENDING',
+        title: 'Mine',
+        start_time: '2027-03-10T09:00:00.000Z',
+        attendee_name: 'Me',
+      });
     });
 
     it('keeps recognising an imported booking whose metadata the client replaced', async () => {
@@ -364,8 +495,14 @@ describe('calendar sync (e2e)', () => {
       feeds.feeds.set('/kept.ics', one('kept@feed', '20270312T090000Z', '20270312T100000Z'));
       await integrate(a, '/kept.ics');
       expect((await sync(a).expect(200)).body).toMatchObject({ synced: 1 });
-      const [row] = await t.query<{ id: string }>(`SELECT id FROM bookings WHERE organization_id = $1`, [a.orgId]);
-      await t.api.patch(`/api/v1/bookings/${row!.id}`).set(a.auth).send({ metadata: { note: 'mine now' } }).expect(200);
+      const [row] = await t.query<{ id: string }>(`SELECT id FROM bookings WHERE organization_id = $1`, [
+        a.orgId,
+      ]);
+      await t.api
+        .patch(`/api/v1/bookings/${row!.id}`)
+        .set(a.auth)
+        .send({ metadata: { note: 'mine now' } })
+        .expect(200);
       // The same feed again: a duplicate, not a second booking.
       const again = await sync(a).expect(200);
       expect(again.body).toMatchObject({ synced: 0, updated: 0, cancelled: 0 });
@@ -373,8 +510,54 @@ describe('calendar sync (e2e)', () => {
       // Gone from the feed: cancelled by the sync as an imported booking.
       feeds.feeds.set('/kept.ics', empty);
       expect((await sync(a).expect(200)).body).toMatchObject({ cancelled: 1 });
-      const [after] = await t.query<{ status: string }>(`SELECT status FROM bookings WHERE id = $1`, [row!.id]);
+      const [after] = await t.query<{ status: string }>(`SELECT status FROM bookings WHERE id = $1`, [
+        row!.id,
+      ]);
       expect(after!.status).toBe('CANCELLED');
+    });
+
+    it('announces each booking it changes and one calendar.synced per run; nothing for a failed run', async () => {
+      const a = await admin();
+      const typesOf = async () =>
+        (
+          await t.query<{ type: string; previous_status: string | null }>(
+            'SELECT type, previous_status FROM outbox_events WHERE organization_id = $1 ORDER BY seq',
+            [a.orgId],
+          )
+        ).map((e) => (e.previous_status ? `${e.type}<${e.previous_status}` : e.type));
+      feeds.feeds.set('/announced.ics', one('a@feed', '20270314T090000Z', '20270314T100000Z'));
+      await integrate(a, '/announced.ics');
+      await sync(a).expect(200);
+      expect(await typesOf()).toEqual(['booking.created', 'calendar.synced']);
+      feeds.feeds.set('/announced.ics', one('a@feed', '20270314T110000Z', '20270314T120000Z'));
+      await sync(a).expect(200);
+      feeds.feeds.set('/announced.ics', empty);
+      await sync(a).expect(200);
+      feeds.feeds.set('/announced.ics', one('a@feed', '20270314T110000Z', '20270314T120000Z'));
+      await sync(a).expect(200);
+      await integrate(a, '/down.ics');
+      await sync(a).expect(502);
+      expect(await typesOf()).toEqual([
+        'booking.created',
+        'calendar.synced',
+        'booking.updated',
+        'calendar.synced',
+        'booking.cancelled<CONFIRMED',
+        'calendar.synced',
+        'booking.confirmed<CANCELLED',
+        'calendar.synced',
+      ]);
+      const [summary] = await t.query<{ data: Record<string, unknown> }>(
+        `SELECT data FROM outbox_events WHERE organization_id = $1 AND type = 'calendar.synced' ORDER BY seq LIMIT 1`,
+        [a.orgId],
+      );
+      expect(summary!.data).toMatchObject({
+        schedule_id: a.scheduleId,
+        success: true,
+        synced: 1,
+        updated: 0,
+        cancelled: 0,
+      });
     });
   });
 });

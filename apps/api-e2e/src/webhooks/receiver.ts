@@ -28,8 +28,11 @@ export class Receiver {
         this.received.push({ path, headers: req.headers, body });
         const redirect = this.redirectFor.get(path);
         if (redirect) res.writeHead(302, { Location: redirect }).end();
-        else res.writeHead(this.statusFor.get(path) ?? 200, { 'Content-Type': 'text/plain' }).end(`ok ${path}`);
-        this.waiters = this.waiters.filter((w) => (this.received.length >= w.count ? (w.resolve(), false) : true));
+        else
+          res.writeHead(this.statusFor.get(path) ?? 200, { 'Content-Type': 'text/plain' }).end(`ok ${path}`);
+        this.waiters = this.waiters.filter((w) =>
+          this.received.length >= w.count ? (w.resolve(), false) : true,
+        );
       });
     });
     await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
@@ -40,7 +43,10 @@ export class Receiver {
   waitFor(count: number, ms = 30_000): Promise<void> {
     if (this.received.length >= count) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`only ${this.received.length} of ${count} deliveries arrived`)), ms);
+      const timer = setTimeout(
+        () => reject(new Error(`only ${this.received.length} of ${count} deliveries arrived`)),
+        ms,
+      );
       this.waiters.push({ count, resolve: () => (clearTimeout(timer), resolve()) });
     });
   }

@@ -16,7 +16,14 @@ describe('webhooks (e2e)', () => {
 
   beforeAll(async () => {
     await receiver.start();
-    t = await createTestApp({ config: { webhookAllowPrivateHosts: true, webhookDispatcher: false, webhookMaxAttempts: 3, webhookRetryBaseSeconds: 30 } });
+    t = await createTestApp({
+      config: {
+        webhookAllowPrivateHosts: true,
+        webhookDispatcher: false,
+        webhookMaxAttempts: 3,
+        webhookRetryBaseSeconds: 30,
+      },
+    });
     dispatcher = t.app.get(WebhookDispatcher);
     a = await t.tenant();
   });
@@ -25,38 +32,69 @@ describe('webhooks (e2e)', () => {
     await receiver.stop();
   });
 
-  async function subscribe(tenant: Tenant, events: string[] = ['*']): Promise<{ id: string; secret: string; path: string }> {
+  async function subscribe(
+    tenant: Tenant,
+    events: string[] = ['*'],
+  ): Promise<{ id: string; secret: string; path: string }> {
     counter += 1;
     const path = `/hook-${counter}`;
-    const res = await t.api.post('/api/v1/webhooks').set(tenant.auth).send({ url: receiver.base + path, events }).expect(201);
+    const res = await t.api
+      .post('/api/v1/webhooks')
+      .set(tenant.auth)
+      .send({ url: receiver.base + path, events })
+      .expect(201);
     return { id: res.body.data.id, secret: res.body.data.secret, path };
   }
-  const post = (tenant: Tenant, slug: string) => t.api.post('/api/v1/posts').set(tenant.auth).send({ title: slug, slug });
+  const post = (tenant: Tenant, slug: string) =>
+    t.api.post('/api/v1/posts').set(tenant.auth).send({ title: slug, slug });
 
   describe('endpoints', () => {
     it('creates with the secret shown once, reads, lists, changes and deletes', async () => {
       const res = await t.api
         .post('/api/v1/webhooks')
         .set(a.auth)
-        .send({ url: `${receiver.base}/crud`, events: ['booking.created', 'booking.created', 'post.published'], description: 'CRM' })
+        .send({
+          url: `${receiver.base}/crud`,
+          events: ['booking.created', 'booking.created', 'post.published'],
+          description: 'CRM',
+        })
         .expect(201);
       const created = res.body.data;
       expect(res.headers['location']).toBe(`/api/v1/webhooks/${created.id}`);
-      expect(created).toMatchObject({ id: expect.stringMatching(UUID), events: ['booking.created', 'post.published'], description: 'CRM', enabled: true });
+      expect(created).toMatchObject({
+        id: expect.stringMatching(UUID),
+        events: ['booking.created', 'post.published'],
+        description: 'CRM',
+        enabled: true,
+      });
       expect(Buffer.from(created.secret.replace(/^whsec_/, ''), 'base64')).toHaveLength(32);
       const read = (await t.api.get(`/api/v1/webhooks/${created.id}`).set(a.auth).expect(200)).body.data;
       expect(read).not.toHaveProperty('secret');
-      expect((await t.api.get('/api/v1/webhooks').set(a.auth).expect(200)).body.data.map((w: { id: string }) => w.id)).toContain(created.id);
-      const patched = await t.api.patch(`/api/v1/webhooks/${created.id}`).set(a.auth).send({ enabled: false }).expect(200);
+      expect(
+        (await t.api.get('/api/v1/webhooks').set(a.auth).expect(200)).body.data.map(
+          (w: { id: string }) => w.id,
+        ),
+      ).toContain(created.id);
+      const patched = await t.api
+        .patch(`/api/v1/webhooks/${created.id}`)
+        .set(a.auth)
+        .send({ enabled: false })
+        .expect(200);
       expect(patched.body.data.enabled).toBe(false);
       const empty = await t.api.patch(`/api/v1/webhooks/${created.id}`).set(a.auth).send({}).expect(400);
-      expect(empty.body.errors).toEqual([{ field: 'body', message: 'must contain at least one field to change' }]);
+      expect(empty.body.errors).toEqual([
+        { field: 'body', message: 'must contain at least one field to change' },
+      ]);
       await t.api.delete(`/api/v1/webhooks/${created.id}`).set(a.auth).expect(200);
       await t.api.get(`/api/v1/webhooks/${created.id}`).set(a.auth).expect(404);
     });
 
     it('refuses unknown event types, other organizations and keys without the scopes', async () => {
-      const bad = await t.api.post('/api/v1/webhooks').set(a.auth).send({ url: `${receiver.base}/x`, events: ['booking.exploded'] }).expect(400);
+      const bad = await t.api
+        .post('/api/v1/webhooks')
+        .set(a.auth)
+        .send({ url: `${receiver.base}/x`, events: ['booking.exploded'] })
+        .expect(400);
       expect(bad.body.errors[0].field).toMatch(/^events/);
       const hook = await subscribe(a);
       const b = await t.tenant();
@@ -64,7 +102,11 @@ describe('webhooks (e2e)', () => {
       const reader = await t.tenant({ scopes: ['posts:read'] });
       await t.api.get('/api/v1/webhooks').set(reader.auth).expect(403);
       const writerOnly = await t.tenant({ scopes: ['webhooks:read'] });
-      await t.api.post('/api/v1/webhooks').set(writerOnly.auth).send({ url: `${receiver.base}/x`, events: ['*'] }).expect(403);
+      await t.api
+        .post('/api/v1/webhooks')
+        .set(writerOnly.auth)
+        .send({ url: `${receiver.base}/x`, events: ['*'] })
+        .expect(403);
     });
   });
 
@@ -73,19 +115,48 @@ describe('webhooks (e2e)', () => {
       const tenant = await t.tenant();
       const hook = await subscribe(tenant, ['post.created']);
       const created = (await post(tenant, 'signed').expect(201)).body.data;
-      await t.api.patch(`/api/v1/posts/${created.id}`).set(tenant.auth).send({ title: 'renamed' }).expect(200); // post.updated: not subscribed
+      await t.api
+        .patch(`/api/v1/posts/${created.id}`)
+        .set(tenant.auth)
+        .send({ title: 'renamed' })
+        .expect(200); // post.updated: not subscribed
       await dispatcher.runOnce();
       await dispatcher.runOnce();
       const got = receiver.on(hook.path);
       expect(got).toHaveLength(1);
-      const verified = new Webhook(hook.secret).verify(got[0]!.body, got[0]!.headers as Record<string, string>) as Record<string, unknown>;
-      expect(verified).toEqual({ id: got[0]!.headers['webhook-id'], type: 'post.created', created_at: expect.any(String), organization_id: tenant.orgId, data: created });
-      expect(() => new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(got[0]!.body, got[0]!.headers as Record<string, string>)).toThrow();
-      const log = (await t.api.get(`/api/v1/webhooks/${hook.id}/deliveries`).set(tenant.auth).expect(200)).body;
+      const verified = new Webhook(hook.secret).verify(
+        got[0]!.body,
+        got[0]!.headers as Record<string, string>,
+      ) as Record<string, unknown>;
+      expect(verified).toEqual({
+        id: got[0]!.headers['webhook-id'],
+        type: 'post.created',
+        created_at: expect.any(String),
+        organization_id: tenant.orgId,
+        data: created,
+      });
+      expect(() =>
+        new Webhook(`whsec_${Buffer.alloc(32, 1).toString('base64')}`).verify(
+          got[0]!.body,
+          got[0]!.headers as Record<string, string>,
+        ),
+      ).toThrow();
+      const log = (await t.api.get(`/api/v1/webhooks/${hook.id}/deliveries`).set(tenant.auth).expect(200))
+        .body;
       expect(log.data).toEqual([
-        expect.objectContaining({ event_type: 'post.created', status: 'succeeded', attempts: 1, response_status: 200, response_body: `ok ${hook.path}`, error: null }),
+        expect.objectContaining({
+          event_type: 'post.created',
+          status: 'succeeded',
+          attempts: 1,
+          response_status: 200,
+          response_body: `ok ${hook.path}`,
+          error: null,
+        }),
       ]);
-      expect((await t.api.get(`/api/v1/webhooks/${hook.id}/deliveries?status=failed`).set(tenant.auth).expect(200)).body.data).toEqual([]);
+      expect(
+        (await t.api.get(`/api/v1/webhooks/${hook.id}/deliveries?status=failed`).set(tenant.auth).expect(200))
+          .body.data,
+      ).toEqual([]);
     });
 
     it('retries with base × 4^(n−1) ± 10 %, then gives up (failed)', async () => {
@@ -93,11 +164,17 @@ describe('webhooks (e2e)', () => {
       const hook = await subscribe(tenant, ['post.created']);
       receiver.statusFor.set(hook.path, 500);
       await post(tenant, 'retried').expect(201);
-      const delivery = async () => (await t.api.get(`/api/v1/webhooks/${hook.id}/deliveries`).set(tenant.auth).expect(200)).body.data[0];
+      const delivery = async () =>
+        (await t.api.get(`/api/v1/webhooks/${hook.id}/deliveries`).set(tenant.auth).expect(200)).body.data[0];
 
       await dispatcher.runOnce();
       let d = await delivery();
-      expect(d).toMatchObject({ status: 'pending', attempts: 1, response_status: 500, error: 'the endpoint answered HTTP 500' });
+      expect(d).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        response_status: 500,
+        error: 'the endpoint answered HTTP 500',
+      });
       let wait = Date.parse(d.next_attempt_at) - Date.parse(d.last_attempt_at);
       expect(wait).toBeGreaterThanOrEqual(27_000);
       expect(wait).toBeLessThanOrEqual(33_000);
@@ -121,7 +198,10 @@ describe('webhooks (e2e)', () => {
 
       // Redeliver: pending again now, with fresh attempts; the same webhook-id.
       receiver.statusFor.delete(hook.path);
-      const again = await t.api.post(`/api/v1/webhooks/${hook.id}/deliveries/${d.id}/redeliver`).set(tenant.auth).expect(200);
+      const again = await t.api
+        .post(`/api/v1/webhooks/${hook.id}/deliveries/${d.id}/redeliver`)
+        .set(tenant.auth)
+        .expect(200);
       expect(again.body.data).toMatchObject({ status: 'pending', attempts: 0 });
       await dispatcher.runOnce();
       expect(await delivery()).toMatchObject({ status: 'succeeded', attempts: 1 });
@@ -134,8 +214,11 @@ describe('webhooks (e2e)', () => {
       receiver.statusFor.set(hook.path, 410);
       await post(tenant, 'gone').expect(201);
       await dispatcher.runOnce();
-      expect((await t.api.get(`/api/v1/webhooks/${hook.id}`).set(tenant.auth).expect(200)).body.data.enabled).toBe(false);
-      const [d] = (await t.api.get(`/api/v1/webhooks/${hook.id}/deliveries`).set(tenant.auth).expect(200)).body.data;
+      expect(
+        (await t.api.get(`/api/v1/webhooks/${hook.id}`).set(tenant.auth).expect(200)).body.data.enabled,
+      ).toBe(false);
+      const [d] = (await t.api.get(`/api/v1/webhooks/${hook.id}/deliveries`).set(tenant.auth).expect(200))
+        .body.data;
       expect(d).toMatchObject({ status: 'failed', response_status: 410 });
       // Disabled: later events are not delivered to it.
       await post(tenant, 'gone-2').expect(201);
@@ -150,14 +233,21 @@ describe('webhooks (e2e)', () => {
       await post(tenant, 'redirected').expect(201);
       await dispatcher.runOnce();
       expect(receiver.on('/redirect-target')).toHaveLength(0);
-      const [d] = (await t.api.get(`/api/v1/webhooks/${hook.id}/deliveries`).set(tenant.auth).expect(200)).body.data;
-      expect(d).toMatchObject({ status: 'pending', response_status: 302, error: 'redirects are not followed' });
+      const [d] = (await t.api.get(`/api/v1/webhooks/${hook.id}/deliveries`).set(tenant.auth).expect(200))
+        .body.data;
+      expect(d).toMatchObject({
+        status: 'pending',
+        response_status: 302,
+        error: 'redirects are not followed',
+      });
     });
 
     it('signs with both secrets for 24 h after a rotation, then with the new one only', async () => {
       const tenant = await t.tenant();
       const hook = await subscribe(tenant, ['post.created']);
-      const rotated = (await t.api.post(`/api/v1/webhooks/${hook.id}/rotate-secret`).set(tenant.auth).expect(200)).body.data;
+      const rotated = (
+        await t.api.post(`/api/v1/webhooks/${hook.id}/rotate-secret`).set(tenant.auth).expect(200)
+      ).body.data;
       expect(rotated).toEqual({ id: hook.id, secret: expect.stringMatching(/^whsec_/) });
       expect(rotated.secret).not.toBe(hook.secret);
       await post(tenant, 'rotated').expect(201);
@@ -165,14 +255,18 @@ describe('webhooks (e2e)', () => {
       const [first] = receiver.on(hook.path);
       expect(String(first!.headers['webhook-signature']).split(' ')).toHaveLength(2);
       for (const secret of [hook.secret, rotated.secret]) {
-        expect(() => new Webhook(secret).verify(first!.body, first!.headers as Record<string, string>)).not.toThrow();
+        expect(() =>
+          new Webhook(secret).verify(first!.body, first!.headers as Record<string, string>),
+        ).not.toThrow();
       }
       t.clock.advance(24 * 3600 * 1000 + 1000);
       await post(tenant, 'rotated-later').expect(201);
       await dispatcher.runOnce();
       const second = receiver.on(hook.path)[1]!;
       expect(String(second.headers['webhook-signature']).split(' ')).toHaveLength(1);
-      expect(() => new Webhook(hook.secret).verify(second.body, second.headers as Record<string, string>)).toThrow();
+      expect(() =>
+        new Webhook(hook.secret).verify(second.body, second.headers as Record<string, string>),
+      ).toThrow();
       t.clock.set(new Date());
     });
 
@@ -183,7 +277,10 @@ describe('webhooks (e2e)', () => {
       const ping = await t.api.post(`/api/v1/webhooks/${hook.id}/ping`).set(tenant.auth).expect(200);
       expect(ping.body.data).toMatchObject({ event_type: 'webhook.ping', status: 'pending', attempts: 0 });
       await dispatcher.runOnce();
-      expect(JSON.parse(receiver.on(hook.path)[0]!.body)).toMatchObject({ type: 'webhook.ping', data: { id: hook.id } });
+      expect(JSON.parse(receiver.on(hook.path)[0]!.body)).toMatchObject({
+        type: 'webhook.ping',
+        data: { id: hook.id },
+      });
       expect(receiver.on(other.path)).toHaveLength(0);
     });
   });
@@ -193,9 +290,21 @@ describe('webhooks (e2e)', () => {
       const strict = await createTestApp({ config: { webhookDispatcher: false } });
       try {
         const s = await strict.tenant();
-        for (const url of ['http://127.0.0.1:9/x', 'http://localhost/x', 'http://10.0.0.1/x', 'http://[::1]/x', 'http://[::ffff:7f00:1]/x']) {
-          const res = await strict.api.post('/api/v1/webhooks').set(s.auth).send({ url, events: ['*'] }).expect(400);
-          expect(res.body.errors).toEqual([{ field: 'url', message: 'must not point to a loopback or private address' }]);
+        for (const url of [
+          'http://127.0.0.1:9/x',
+          'http://localhost/x',
+          'http://10.0.0.1/x',
+          'http://[::1]/x',
+          'http://[::ffff:7f00:1]/x',
+        ]) {
+          const res = await strict.api
+            .post('/api/v1/webhooks')
+            .set(s.auth)
+            .send({ url, events: ['*'] })
+            .expect(400);
+          expect(res.body.errors).toEqual([
+            { field: 'url', message: 'must not point to a loopback or private address' },
+          ]);
         }
         // An endpoint that was accepted earlier (say its name resolved elsewhere then) still gets nothing now.
         const id = '0192f0e0-0000-7000-8000-00000000beef';
@@ -207,8 +316,13 @@ describe('webhooks (e2e)', () => {
         await strict.api.post('/api/v1/posts').set(s.auth).send({ title: 'p', slug: 'p' }).expect(201);
         await strict.app.get(WebhookDispatcher).runOnce();
         expect(receiver.on('/private')).toHaveLength(0);
-        const [d] = (await strict.api.get(`/api/v1/webhooks/${id}/deliveries`).set(s.auth).expect(200)).body.data;
-        expect(d).toMatchObject({ status: 'pending', response_status: null, error: 'the endpoint address is private or loopback' });
+        const [d] = (await strict.api.get(`/api/v1/webhooks/${id}/deliveries`).set(s.auth).expect(200)).body
+          .data;
+        expect(d).toMatchObject({
+          status: 'pending',
+          response_status: null,
+          error: 'the endpoint address is private or loopback',
+        });
       } finally {
         await strict.close();
       }
@@ -217,7 +331,10 @@ describe('webhooks (e2e)', () => {
 
   describe('the change feed', () => {
     const page = (tenant: Tenant, after?: string, limit = 100) =>
-      t.api.get(`/api/v1/changes?limit=${limit}${after ? `&after=${encodeURIComponent(after)}` : ''}`).set(tenant.auth).expect(200);
+      t.api
+        .get(`/api/v1/changes?limit=${limit}${after ? `&after=${encodeURIComponent(after)}` : ''}`)
+        .set(tenant.auth)
+        .expect(200);
 
     it('pages in order with a cursor, filters by scope and refuses malformed cursors', async () => {
       const tenant = await t.tenant();
@@ -230,8 +347,14 @@ describe('webhooks (e2e)', () => {
       expect(second.meta.hasMore).toBe(false);
       const third = (await page(tenant, second.meta.next_cursor, 2)).body;
       expect(third).toEqual({ data: [], meta: { next_cursor: second.meta.next_cursor, hasMore: false } });
-      const bookingsOnly = await t.identity.createApiKey({ organizationId: tenant.orgId, scopes: ['bookings:read'] });
-      const hidden = await t.api.get('/api/v1/changes').set({ Authorization: `Bearer ${bookingsOnly.key}` }).expect(200);
+      const bookingsOnly = await t.identity.createApiKey({
+        organizationId: tenant.orgId,
+        scopes: ['bookings:read'],
+      });
+      const hidden = await t.api
+        .get('/api/v1/changes')
+        .set({ Authorization: `Bearer ${bookingsOnly.key}` })
+        .expect(200);
       expect(hidden.body.data).toEqual([]);
       for (const cursor of ['nope!', Buffer.from('1.2.3').toString('base64url'), 'x'.repeat(65)]) {
         const bad = await t.api.get(`/api/v1/changes?after=${cursor}`).set(tenant.auth).expect(400);
@@ -247,7 +370,12 @@ describe('webhooks (e2e)', () => {
       // 14 open transactions, each with one event: transaction ids are handed out in this order…
       for (const [i, runner] of runners.entries()) {
         await runner.startTransaction();
-        await outbox.record(runner.manager, { type: 'post.created', organizationId: tenant.orgId, data: { id: `e${i}` }, occurredAt: new Date() });
+        await outbox.record(runner.manager, {
+          type: 'post.created',
+          organizationId: tenant.orgId,
+          data: { id: `e${i}` },
+          occurredAt: new Date(),
+        });
       }
       // … and they end in another: every third rolls back, the others commit in a scrambled order,
       // while a reader follows the feed after every end.
@@ -269,7 +397,10 @@ describe('webhooks (e2e)', () => {
         await follow();
       }
       await follow();
-      const committed = runners.map((_, i) => i).filter((i) => i % 3 !== 0).map((i) => `e${i}`);
+      const committed = runners
+        .map((_, i) => i)
+        .filter((i) => i % 3 !== 0)
+        .map((i) => `e${i}`);
       expect(seen).toHaveLength(committed.length);
       expect([...seen].sort()).toEqual([...committed].sort());
     });
@@ -279,7 +410,9 @@ describe('webhooks (e2e)', () => {
       const seen: string[] = [];
       let cursor: string | undefined;
       let writing = true;
-      const writers = Promise.all(Array.from({ length: 60 }, (_, i) => post(tenant, `w${i}`).expect(201))).finally(() => (writing = false));
+      const writers = Promise.all(
+        Array.from({ length: 60 }, (_, i) => post(tenant, `w${i}`).expect(201)),
+      ).finally(() => (writing = false));
       while (writing || seen.length < 60) {
         const body = (await page(tenant, cursor, 10)).body;
         seen.push(...body.data.map((e: { data: { slug: string } }) => e.data.slug));
@@ -297,7 +430,11 @@ describe('webhooks (e2e)', () => {
       const tenant = await t.tenant();
       const created = (await post(tenant, 'once').expect(201)).body.data;
       await post(tenant, 'once').expect(409); // slug taken: no event
-      await t.api.patch(`/api/v1/posts/${created.id}`).set(tenant.auth).send({ status: 'published' }).expect(200);
+      await t.api
+        .patch(`/api/v1/posts/${created.id}`)
+        .set(tenant.auth)
+        .send({ status: 'published' })
+        .expect(200);
       await t.api.patch(`/api/v1/posts/${created.id}`).set(tenant.auth).send({ title: 'again' }).expect(200);
       await t.api.delete(`/api/v1/posts/${created.id}`).set(tenant.auth).expect(200);
       await t.api.delete(`/api/v1/posts/${created.id}`).set(tenant.auth).expect(404);
@@ -305,7 +442,13 @@ describe('webhooks (e2e)', () => {
         'SELECT type, data FROM outbox_events WHERE organization_id = $1 ORDER BY seq',
         [tenant.orgId],
       );
-      expect(events.map((e) => e.type)).toEqual(['post.created', 'post.updated', 'post.published', 'post.updated', 'post.deleted']);
+      expect(events.map((e) => e.type)).toEqual([
+        'post.created',
+        'post.updated',
+        'post.published',
+        'post.updated',
+        'post.deleted',
+      ]);
       expect(events[4]!.data).toEqual({ id: created.id, deleted: true });
     });
   });

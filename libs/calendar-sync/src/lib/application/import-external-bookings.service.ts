@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ExternalBookingsService, ExternalOccurrence } from '@almanac/scheduling';
-import { Clock } from '@almanac/shared';
+import { Clock, Outbox } from '@almanac/shared';
 import { DataSource } from 'typeorm';
 import {
   CalendarProvider,
@@ -38,6 +38,7 @@ export class ImportExternalBookingsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly bookings: ExternalBookingsService,
     private readonly clock: Clock,
+    private readonly outbox: Outbox,
     @Inject(CALENDAR_PROVIDERS) private readonly providers: CalendarProvider[],
   ) {}
 
@@ -97,7 +98,6 @@ export class ImportExternalBookingsService {
             occurrences: importable,
           });
           await runner.query('UPDATE calendar_integrations SET last_synced_at = $2 WHERE id = $1', [integration.id, this.clock.now()]);
-          await runner.commitTransaction();
           skipped.duplicate += outcome.duplicate;
           skipped.conflict += outcome.conflict;
           const result: ImportResult = {
@@ -108,6 +108,19 @@ export class ImportExternalBookingsService {
             cancelled: outcome.cancelled,
             skipped_reasons: skipped,
           };
+          // The import's summary is announced with the bookings it changed, in the same transaction.
+          await this.outbox.record(runner.manager, {
+            type: 'calendar.synced',
+            organizationId: input.organizationId,
+            data: {
+              schedule_id: integration.scheduleId,
+              start_date: range.start.toISOString(),
+              end_date: range.end.toISOString(),
+              ...result,
+            },
+            occurredAt: this.clock.now(),
+          });
+          await runner.commitTransaction();
           this.logger.log({ organization_id: input.organizationId, ms: Date.now() - started, ...result }, 'calendar import finished');
           return result;
         } catch (error) {

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, NotFoundError, Page, newId } from '@almanac/shared';
-import { DataSource } from 'typeorm';
+import { Clock, NotFoundError, Outbox, Page, newId } from '@almanac/shared';
+import { toEventResponse } from '../api/event.mapper';
+import { DataSource, EntityManager } from 'typeorm';
 import { Event, EventFields, NewEvent } from '../domain/event';
 import { EventStatus } from '../domain/event-status';
 import { EventListFilter, EventsRepository } from '../infrastructure/events.repository';
@@ -24,6 +25,7 @@ export class EventsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly events: EventsRepository,
     private readonly clock: Clock,
+    private readonly outbox: Outbox,
   ) {}
 
   async list(organizationId: string, criteria: EventListCriteria, page: Page): Promise<{ events: Event[]; total: number }> {
@@ -47,7 +49,10 @@ export class EventsService {
 
   async create(organizationId: string, input: NewEvent): Promise<Event> {
     const event = Event.create(input, { id: newId(), organizationId }, this.clock.now());
-    await this.dataSource.transaction((em) => this.events.insert(em, event));
+    await this.dataSource.transaction(async (em) => {
+      await this.events.insert(em, event);
+      await this.announce(em, 'event.created', organizationId, toEventResponse(event));
+    });
     return event;
   }
 
@@ -55,13 +60,24 @@ export class EventsService {
     return this.dataSource.transaction(async (em) => {
       const event = await this.events.findById(em, organizationId, id, { lock: true });
       if (!event) throw new NotFoundError('Event');
-      if (event.update(changes, this.clock.now())) await this.events.update(em, event);
+      if (event.update(changes, this.clock.now())) {
+        await this.events.update(em, event);
+        await this.announce(em, 'event.updated', organizationId, toEventResponse(event));
+      }
       return event;
     });
   }
 
   async delete(organizationId: string, id: string): Promise<void> {
-    const deleted = await this.dataSource.transaction((em) => this.events.delete(em, organizationId, id));
+    const deleted = await this.dataSource.transaction(async (em) => {
+      const gone = await this.events.delete(em, organizationId, id);
+      if (gone) await this.announce(em, 'event.deleted', organizationId, { id, deleted: true });
+      return gone;
+    });
     if (!deleted) throw new NotFoundError('Event');
+  }
+
+  private async announce(em: EntityManager, type: string, organizationId: string, data: object): Promise<void> {
+    await this.outbox.record(em, { type, organizationId, data: data as Record<string, unknown>, occurredAt: this.clock.now() });
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, NotFoundError, Page, newId } from '@almanac/shared';
+import { Clock, NotFoundError, Outbox, Page, newId } from '@almanac/shared';
+import { toRegistrationResponse } from '../api/event.mapper';
 import { DataSource, EntityManager } from 'typeorm';
 import { Event } from '../domain/event';
 import { Registration, RegistrationStatus } from '../domain/registration';
@@ -19,6 +20,7 @@ export class RegistrationsService {
     private readonly events: EventsRepository,
     private readonly registrations: RegistrationsRepository,
     private readonly clock: Clock,
+    private readonly outbox: Outbox,
   ) {}
 
   async register(organizationId: string, eventId: string, person: { name: string; email: string }): Promise<Registration> {
@@ -36,6 +38,7 @@ export class RegistrationsService {
         cancelledAt: null,
       };
       await this.registrations.insert(em, registration);
+      await this.announce(em, 'registration.created', registration);
       return registration;
     });
   }
@@ -62,10 +65,22 @@ export class RegistrationsService {
     return this.dataSource.transaction(async (em) => {
       await this.eventOrFail(em, organizationId, eventId, true);
       const cancelled = await this.registrations.cancel(em, organizationId, eventId, id, this.clock.now());
-      if (cancelled) return cancelled;
+      if (cancelled) {
+        await this.announce(em, 'registration.cancelled', cancelled);
+        return cancelled;
+      }
       const existing = await this.registrations.findById(em, organizationId, eventId, id);
       if (!existing) throw new NotFoundError('Registration');
       return existing;
+    });
+  }
+
+  private async announce(em: EntityManager, type: string, registration: Registration): Promise<void> {
+    await this.outbox.record(em, {
+      type,
+      organizationId: registration.organizationId,
+      data: toRegistrationResponse(registration) as unknown as Record<string, unknown>,
+      occurredAt: this.clock.now(),
     });
   }
 

@@ -3,19 +3,27 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import {
   Clock,
   DomainError,
+  DomainEvent,
   FieldError,
   InvalidTransitionError,
   isUuid,
   newId,
   NotFoundError,
+  Outbox,
   Page,
   parseDateOrDateTime,
   ValidationFailedError,
 } from '@almanac/shared';
-import { DataSource } from 'typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { toBookingResponse } from '../api/scheduling.mappers';
 import { Booking, defaultBookingTitle } from '../domain/booking';
 import { BookingMetadata } from '../domain/booking-metadata';
-import { assertReschedulable, assertStatusChange, BookingStatus, planCancellation } from '../domain/booking-status';
+import {
+  assertReschedulable,
+  assertStatusChange,
+  BookingStatus,
+  planCancellation,
+} from '../domain/booking-status';
 import { LocationType } from '../domain/location-type';
 import { BookingChanges, BookingListFilter, BookingRepository } from '../infrastructure/booking.repository';
 
@@ -72,6 +80,7 @@ export class BookingsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly bookings: BookingRepository,
     private readonly clock: Clock,
+    private readonly outbox: Outbox,
   ) {}
 
   /**
@@ -85,11 +94,15 @@ export class BookingsService {
     const eventTypeId = command.eventTypeId ?? null;
     const missing: FieldError[] = [];
     const noSchedule = { field: 'schedule_id', message: 'does not name a schedule of this organization' };
-    const noEventType = { field: 'event_type_id', message: 'does not name an event type of this organization' };
+    const noEventType = {
+      field: 'event_type_id',
+      message: 'does not name an event type of this organization',
+    };
     // An id that is not a UUID names no record, like an unknown one.
     if (!isUuid(command.scheduleId)) missing.push(noSchedule);
     if (eventTypeId !== null && !isUuid(eventTypeId)) missing.push(noEventType);
-    if (missing.length > 0) throw new DomainError('invalid_reference', 'The request names a record that does not exist.', missing);
+    if (missing.length > 0)
+      throw new DomainError('invalid_reference', 'The request names a record that does not exist.', missing);
 
     const refs = await this.bookings.references(em, organizationId, command.scheduleId, eventTypeId);
     if (!refs.schedule.found) missing.push(noSchedule);
@@ -98,29 +111,52 @@ export class BookingsService {
       throw new DomainError('invalid_reference', 'The request names a record that does not exist.', missing);
     }
     const eventType = refs.eventType?.found ? refs.eventType : null;
+    const scheduleTimezone = refs.schedule.timezone;
     const now = this.clock.now();
-    return this.bookings.insert(em, {
-      id: newId(),
-      organizationId,
-      scheduleId: command.scheduleId,
-      eventTypeId,
-      startTime: command.startTime,
-      endTime: command.endTime,
-      timezone: command.timezone ?? refs.schedule.timezone,
-      status: 'PENDING',
-      title: command.title ?? defaultBookingTitle(eventType?.title),
-      location: command.location ?? null,
-      locationType: command.locationType ?? eventType?.locationType ?? null,
-      attendeeName: command.attendee.name,
-      attendeeEmail: command.attendee.email,
-      attendeePhone: command.attendee.phone ?? null,
-      attendeeTimezone: command.attendee.timezone ?? null,
-      attendeeNotes: command.attendee.notes ?? null,
-      metadata: command.metadata ?? {},
-      createdAt: now,
-      updatedAt: now,
-      cancelledAt: null,
+    // The insert and its announcement commit together; the overlap rule is still the constraint's.
+    return this.dataSource.transaction(async (tx) => {
+      const created = await this.bookings.insert(tx, {
+        id: newId(),
+        organizationId,
+        scheduleId: command.scheduleId,
+        eventTypeId,
+        startTime: command.startTime,
+        endTime: command.endTime,
+        timezone: command.timezone ?? scheduleTimezone,
+        status: 'PENDING',
+        title: command.title ?? defaultBookingTitle(eventType?.title),
+        location: command.location ?? null,
+        locationType: command.locationType ?? eventType?.locationType ?? null,
+        attendeeName: command.attendee.name,
+        attendeeEmail: command.attendee.email,
+        attendeePhone: command.attendee.phone ?? null,
+        attendeeTimezone: command.attendee.timezone ?? null,
+        attendeeNotes: command.attendee.notes ?? null,
+        metadata: command.metadata ?? {},
+        createdAt: now,
+        updatedAt: now,
+        cancelledAt: null,
+      });
+      await this.announce(tx, 'booking.created', created);
+      return created;
     });
+  }
+
+  /** Records the booking event in the transaction of the change (`booking.confirmed` etc. carry previous_status). */
+  private async announce(
+    em: EntityManager,
+    type: string,
+    booking: Booking,
+    previousStatus?: string,
+  ): Promise<void> {
+    const event: DomainEvent = {
+      type,
+      organizationId: booking.organizationId,
+      data: toBookingResponse(booking) as unknown as Record<string, unknown>,
+      occurredAt: this.clock.now(),
+    };
+    if (previousStatus !== undefined) event.previousStatus = previousStatus;
+    await this.outbox.record(em, event);
   }
 
   async get(organizationId: string, id: string): Promise<Booking> {
@@ -129,7 +165,11 @@ export class BookingsService {
     return booking;
   }
 
-  async list(organizationId: string, query: BookingListQuery, page: Page): Promise<{ items: Booking[]; total: number }> {
+  async list(
+    organizationId: string,
+    query: BookingListQuery,
+    page: Page,
+  ): Promise<{ items: Booking[]; total: number }> {
     const filter: BookingListFilter = {
       scheduleId: query.scheduleId,
       eventTypeId: query.eventTypeId,
@@ -140,12 +180,14 @@ export class BookingsService {
     if (query.upcoming === true) filter.startsAtOrAfter!.push(this.clock.now());
     if (query.startDate !== undefined) {
       const start = parseDateOrDateTime(query.startDate);
-      if (!start) throw new ValidationFailedError([{ field: 'start_date', message: 'must be a date or a date-time' }]);
+      if (!start)
+        throw new ValidationFailedError([{ field: 'start_date', message: 'must be a date or a date-time' }]);
       filter.startsAtOrAfter!.push(start.instant);
     }
     if (query.endDate !== undefined) {
       const end = parseDateOrDateTime(query.endDate);
-      if (!end) throw new ValidationFailedError([{ field: 'end_date', message: 'must be a date or a date-time' }]);
+      if (!end)
+        throw new ValidationFailedError([{ field: 'end_date', message: 'must be a date or a date-time' }]);
       // A date covers its whole UTC day: bookings starting on it are included.
       if (end.dateOnly) filter.startsBefore = new Date(end.instant.getTime() + DAY_MS);
       else filter.startsAtOrBefore = end.instant;
@@ -175,7 +217,9 @@ export class BookingsService {
     if (command.startTime !== undefined || command.endTime !== undefined) {
       if (command.startTime === undefined || command.endTime === undefined) {
         const field = command.startTime === undefined ? 'start_time' : 'end_time';
-        throw new ValidationFailedError([{ field, message: 'start_time and end_time must be given together' }]);
+        throw new ValidationFailedError([
+          { field, message: 'start_time and end_time must be given together' },
+        ]);
       }
       assertReschedulable(current.status);
       changes.startTime = command.startTime;
@@ -194,15 +238,33 @@ export class BookingsService {
     if (attendee.timezone !== undefined) changes.attendeeTimezone = attendee.timezone;
     if (attendee.notes !== undefined) changes.attendeeNotes = attendee.notes;
     if (Object.keys(changes).length === 1) {
-      throw new ValidationFailedError([{ field: 'body', message: 'must contain at least one field to update' }]);
+      throw new ValidationFailedError([
+        { field: 'body', message: 'must contain at least one field to update' },
+      ]);
     }
 
-    const updated = await this.bookings.update(em, organizationId, id, changes, expectedStatus);
+    const updated = await this.dataSource.transaction(async (tx) => {
+      const after = await this.bookings.update(tx, organizationId, id, changes, expectedStatus);
+      // One event per change: a status move announces the move (with the status before it),
+      // anything else (details, metadata, a reschedule) booking.updated.
+      if (after)
+        await this.announce(
+          tx,
+          statusEventOf(command.status) ?? 'booking.updated',
+          after,
+          command.status !== undefined ? current.status : undefined,
+        );
+      return after;
+    });
     if (updated) return updated;
     const latest = await this.bookings.findById(em, organizationId, id);
     if (!latest) throw new NotFoundError('Booking');
-    if (command.status !== undefined) throw new InvalidTransitionError('booking', latest.status, command.status);
-    throw new DomainError('invalid_transition', `The booking became ${latest.status} meanwhile; it was not rescheduled.`);
+    if (command.status !== undefined)
+      throw new InvalidTransitionError('booking', latest.status, command.status);
+    throw new DomainError(
+      'invalid_transition',
+      `The booking became ${latest.status} meanwhile; it was not rescheduled.`,
+    );
   }
 
   /** Soft delete: PENDING/CONFIRMED → CANCELLED; CANCELLED stays as it is; COMPLETED/NO_SHOW: 409. */
@@ -213,9 +275,27 @@ export class BookingsService {
       if (!current) throw new NotFoundError('Booking');
       if (planCancellation(current.status) === 'already_cancelled') return current;
       const now = this.clock.now();
-      const cancelled = await this.bookings.cancelIfActive(em, organizationId, id, now, current.status);
+      const cancelled = await this.dataSource.transaction(async (tx) => {
+        const after = await this.bookings.cancelIfActive(tx, organizationId, id, now, current.status);
+        if (after) await this.announce(tx, 'booking.cancelled', after, current.status);
+        return after;
+      });
       if (cancelled) return cancelled;
     }
-    throw new DomainError('invalid_transition', 'The booking changed while it was being cancelled; try again.');
+    throw new DomainError(
+      'invalid_transition',
+      'The booking changed while it was being cancelled; try again.',
+    );
   }
+}
+
+const STATUS_EVENTS: Partial<Record<BookingStatus, string>> = {
+  CONFIRMED: 'booking.confirmed',
+  CANCELLED: 'booking.cancelled',
+  COMPLETED: 'booking.completed',
+  NO_SHOW: 'booking.no_show',
+};
+
+function statusEventOf(status: BookingStatus | undefined): string | undefined {
+  return status === undefined ? undefined : STATUS_EVENTS[status];
 }

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, InvalidReferenceError, isUuid, newId, PG_EXCLUSION_VIOLATION, pgErrorOf } from '@almanac/shared';
+import { Clock, DomainEvent, InvalidReferenceError, isUuid, newId, Outbox, PG_EXCLUSION_VIOLATION, pgErrorOf } from '@almanac/shared';
+import { toBookingResponse } from '../api/scheduling.mappers';
+import { BookingRepository } from '../infrastructure/booking.repository';
 import { DataSource, EntityManager } from 'typeorm';
 import { DEFAULT_BOOKING_TITLE, isBookableSpan } from '../domain/booking';
 import { isActiveBookingStatus } from '../domain/booking-status';
@@ -125,7 +127,9 @@ export class ExternalBookingsService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly repository: ExternalBookingRepository,
     private readonly schedules: ScheduleRepository,
+    private readonly bookings: BookingRepository,
     private readonly clock: Clock,
+    private readonly outbox: Outbox,
   ) {}
 
   /** true when the schedule exists in the organization */
@@ -190,7 +194,8 @@ export class ExternalBookingsService {
       .filter((row) => !wanted.has(keyOf(row.external_uid ?? '', normalizeRecurrenceId(row.recurrence_id))))
       .map((row) => row.id);
     const now = this.clock.now();
-    outcome.cancelled = await this.repository.cancelMany(em, organizationId, vanished, now);
+    const cancelledIds = await this.repository.cancelMany(em, organizationId, vanished, now);
+    outcome.cancelled = cancelledIds.length;
 
     const inserts: ImportRow[] = [];
     const updates: ImportUpdateRow[] = [];
@@ -225,24 +230,63 @@ export class ExternalBookingsService {
       });
     }
 
+    const updatedIds: string[] = [];
+    const insertedIds: string[] = [];
     for (let i = 0; i < updates.length; i += BATCH_SIZE) {
       const batch = updates.slice(i, i + BATCH_SIZE);
-      const done = await this.splitOnOverlap(em, batch, (rows) =>
-        this.repository.updateMany(em, organizationId, now, rows),
-      );
+      const done = await this.splitOnOverlap(em, batch, async (rows) => {
+        const ids = await this.repository.updateMany(em, organizationId, now, rows);
+        updatedIds.push(...ids);
+        return ids.length;
+      });
       outcome.updated += done.value;
       outcome.conflict += done.failed;
     }
     for (let i = 0; i < inserts.length; i += BATCH_SIZE) {
       const batch = inserts.slice(i, i + BATCH_SIZE);
-      const done = await this.splitOnOverlap(em, batch, async (rows) =>
-        (await this.repository.insertIgnoringOverlaps(em, organizationId, scheduleId, timezone, now, rows)).size,
-      );
+      const done = await this.splitOnOverlap(em, batch, async (rows) => {
+        const ids = await this.repository.insertIgnoringOverlaps(em, organizationId, scheduleId, timezone, now, rows);
+        insertedIds.push(...ids);
+        return ids.size;
+      });
       outcome.synced += done.value;
       // Rows skipped by ON CONFLICT DO NOTHING overlapped something, as did rows isolated by splitting.
       outcome.conflict += batch.length - done.value;
     }
+    await this.announce(em, organizationId, existingRows, { cancelled: cancelledIds, updated: updatedIds, inserted: insertedIds });
     return outcome;
+  }
+
+  /**
+   * One booking event per booking the import changed, in its transaction: created, cancelled
+   * (vanished from the feed), confirmed (brought back after an earlier import cancelled it) or updated.
+   */
+  private async announce(
+    em: EntityManager,
+    organizationId: string,
+    before: ImportedBookingRow[],
+    ids: { cancelled: string[]; updated: string[]; inserted: string[] },
+  ): Promise<void> {
+    const previous = new Map(before.map((row) => [row.id, row.status]));
+    const changed = await this.bookings.findByIds(em, organizationId, [...ids.cancelled, ...ids.updated, ...ids.inserted]);
+    const byId = new Map(changed.map((b) => [b.id, b]));
+    const occurredAt = this.clock.now();
+    const events: DomainEvent[] = [];
+    const push = (id: string, type: string, previousStatus?: string) => {
+      const booking = byId.get(id);
+      if (!booking) return;
+      const event: DomainEvent = { type, organizationId, data: toBookingResponse(booking) as unknown as Record<string, unknown>, occurredAt };
+      if (previousStatus !== undefined) event.previousStatus = previousStatus;
+      events.push(event);
+    };
+    for (const id of ids.cancelled) push(id, 'booking.cancelled', previous.get(id));
+    for (const id of ids.updated) {
+      const was = previous.get(id);
+      if (was === 'CANCELLED') push(id, 'booking.confirmed', was);
+      else push(id, 'booking.updated');
+    }
+    for (const id of ids.inserted) push(id, 'booking.created');
+    await this.outbox.record(em, ...events);
   }
 
   /**

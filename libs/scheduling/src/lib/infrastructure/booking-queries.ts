@@ -67,6 +67,10 @@ export function bookingByIdQuery(organizationId: string, id: string): SqlStateme
   return { text: `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE organization_id = $1 AND id = $2`, values: [organizationId, id] };
 }
 
+export function bookingsByIdsQuery(organizationId: string, ids: string[]): SqlStatement {
+  return { text: `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE organization_id = $1 AND id = ANY ($2::uuid[]) ORDER BY start_time, id`, values: [organizationId, ids] };
+}
+
 export function bookingInsertQuery(b: Booking): SqlStatement {
   return {
     text: `INSERT INTO bookings (${BOOKING_COLUMNS})

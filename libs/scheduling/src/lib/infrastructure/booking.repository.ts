@@ -9,6 +9,7 @@ import {
   type BookingChanges,
   type BookingListFilter,
   bookingByIdQuery,
+  bookingsByIdsQuery,
   bookingInsertQuery,
   bookingListQueries,
   bookingReferencesQuery,
@@ -99,6 +100,12 @@ export class BookingRepository {
     const query = bookingByIdQuery(organizationId, id);
     const rows = await this.runner(em)<BookingRow>(query.text, query.values);
     return rows[0] ? toBooking(rows[0]) : null;
+  }
+
+  async findByIds(em: EntityManager, organizationId: string, ids: string[]): Promise<Booking[]> {
+    if (ids.length === 0) return [];
+    const query = bookingsByIdsQuery(organizationId, ids);
+    return (await this.runner(em)<BookingRow>(query.text, query.values)).map(toBooking);
   }
 
   /**

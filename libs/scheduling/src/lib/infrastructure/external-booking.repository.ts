@@ -115,8 +115,8 @@ export class ExternalBookingRepository {
    * Moves or re-details imported bookings that still hold their time, or revives ones this import
    * cancelled. Fails as a whole (23P01) when one of them would overlap: the caller splits the batch.
    */
-  async updateMany(em: EntityManager, organizationId: string, now: Date, rows: ImportUpdateRow[]): Promise<number> {
-    const updated = await rowsOf(
+  async updateMany(em: EntityManager, organizationId: string, now: Date, rows: ImportUpdateRow[]): Promise<string[]> {
+    const updated = await rowsOf<{ id: string }>(
       em,
       `UPDATE bookings b
           SET start_time = u.start_time, end_time = u.end_time, title = u.title, location = u.location,
@@ -144,19 +144,19 @@ export class ExternalBookingRepository {
         rows.map((r) => r.reactivate),
       ],
     );
-    return updated.length;
+    return updated.map((r) => r.id);
   }
 
   /** Cancels the given imported bookings that are still PENDING or CONFIRMED, marking them as cancelled by the import. */
-  async cancelMany(em: EntityManager, organizationId: string, ids: string[], now: Date): Promise<number> {
-    if (ids.length === 0) return 0;
-    const cancelled = await rowsOf(
+  async cancelMany(em: EntityManager, organizationId: string, ids: string[], now: Date): Promise<string[]> {
+    if (ids.length === 0) return [];
+    const cancelled = await rowsOf<{ id: string }>(
       em,
       `UPDATE bookings SET status = 'CANCELLED', cancelled_at = $2, updated_at = $2, cancelled_by_sync = true
         WHERE organization_id = $1 AND id = ANY($3::uuid[]) AND status IN ('PENDING', 'CONFIRMED')
        RETURNING id`,
       [organizationId, now, ids],
     );
-    return cancelled.length;
+    return cancelled.map((r) => r.id);
   }
 }

@@ -1,7 +1,15 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { ApiPrincipal, Principal, RequireScope, V1Controller } from '@almanac/identity';
-import { ApiDataResponse, ApiListResponse, ApiProblems, ListResponse, pageOf, resolvePage, UuidParam } from '@almanac/shared';
+import {
+  ApiDataResponse,
+  ApiListResponse,
+  ApiProblems,
+  ListResponse,
+  pageOf,
+  resolvePage,
+  UuidParam,
+} from '@almanac/shared';
 import type { Response } from 'express';
 import { ChangesService, CHANGES_DEFAULT_LIMIT, CHANGES_MAX_LIMIT } from '../application/changes.service';
 import { eventPayload } from '../application/webhook-dispatcher';
@@ -35,7 +43,11 @@ export class WebhooksController {
   })
   @ApiDataResponse(CreatedWebhookResponse, 201, 'The endpoint, with its secret (shown once)')
   @ApiProblems(400, 403, 413, 415)
-  async create(@Principal() principal: ApiPrincipal, @Body() body: CreateWebhookDto, @Res({ passthrough: true }) res: Response): Promise<{ data: CreatedWebhookResponse }> {
+  async create(
+    @Principal() principal: ApiPrincipal,
+    @Body() body: CreateWebhookDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ data: CreatedWebhookResponse }> {
     const created = await this.webhooks.create(principal.organizationId, body);
     res.setHeader('Location', `/api/v1/webhooks/${created.id}`);
     return { data: { ...toWebhook(created), secret: created.secret } };
@@ -46,7 +58,10 @@ export class WebhooksController {
   @ApiOperation({ summary: 'List endpoints', description: 'Oldest first.' })
   @ApiListResponse(WebhookResponse)
   @ApiProblems(400, 403)
-  async list(@Principal() principal: ApiPrincipal, @Query() query: DeliveryListQuery): Promise<ListResponse<WebhookResponse>> {
+  async list(
+    @Principal() principal: ApiPrincipal,
+    @Query() query: DeliveryListQuery,
+  ): Promise<ListResponse<WebhookResponse>> {
     const page = resolvePage(query);
     const { items, total } = await this.webhooks.list(principal.organizationId, page);
     return pageOf(items.map(toWebhook), total, page);
@@ -57,16 +72,26 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Get an endpoint' })
   @ApiDataResponse(WebhookResponse)
   @ApiProblems(403, 404)
-  async get(@Principal() principal: ApiPrincipal, @Param('id', HOOK) id: string): Promise<{ data: WebhookResponse }> {
+  async get(
+    @Principal() principal: ApiPrincipal,
+    @Param('id', HOOK) id: string,
+  ): Promise<{ data: WebhookResponse }> {
     return { data: toWebhook(await this.webhooks.get(principal.organizationId, id)) };
   }
 
   @Patch(':id')
   @RequireScope('webhooks:write')
-  @ApiOperation({ summary: 'Change an endpoint', description: 'url, events, description, enabled; a `410 Gone` answer sets enabled to false.' })
+  @ApiOperation({
+    summary: 'Change an endpoint',
+    description: 'url, events, description, enabled; a `410 Gone` answer sets enabled to false.',
+  })
   @ApiDataResponse(WebhookResponse)
   @ApiProblems(400, 403, 404, 413, 415)
-  async update(@Principal() principal: ApiPrincipal, @Param('id', HOOK) id: string, @Body() body: UpdateWebhookDto): Promise<{ data: WebhookResponse }> {
+  async update(
+    @Principal() principal: ApiPrincipal,
+    @Param('id', HOOK) id: string,
+    @Body() body: UpdateWebhookDto,
+  ): Promise<{ data: WebhookResponse }> {
     return { data: toWebhook(await this.webhooks.update(principal.organizationId, id, body ?? {})) };
   }
 
@@ -76,7 +101,10 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Delete an endpoint', description: 'Its pending deliveries go with it.' })
   @ApiDataResponse(WebhookDeletion)
   @ApiProblems(403, 404)
-  async delete(@Principal() principal: ApiPrincipal, @Param('id', HOOK) id: string): Promise<{ data: WebhookDeletion }> {
+  async delete(
+    @Principal() principal: ApiPrincipal,
+    @Param('id', HOOK) id: string,
+  ): Promise<{ data: WebhookDeletion }> {
     await this.webhooks.delete(principal.organizationId, id);
     return { data: { id, deleted: true } };
   }
@@ -84,10 +112,16 @@ export class WebhooksController {
   @Post(':id/rotate-secret')
   @HttpCode(200)
   @RequireScope('webhooks:write')
-  @ApiOperation({ summary: 'Rotate the signing secret', description: 'For 24 hours every delivery carries signatures by both the new and the old secret.' })
+  @ApiOperation({
+    summary: 'Rotate the signing secret',
+    description: 'For 24 hours every delivery carries signatures by both the new and the old secret.',
+  })
   @ApiDataResponse(WebhookSecretResponse)
   @ApiProblems(403, 404)
-  async rotate(@Principal() principal: ApiPrincipal, @Param('id', HOOK) id: string): Promise<{ data: WebhookSecretResponse }> {
+  async rotate(
+    @Principal() principal: ApiPrincipal,
+    @Param('id', HOOK) id: string,
+  ): Promise<{ data: WebhookSecretResponse }> {
     const rotated = await this.webhooks.rotateSecret(principal.organizationId, id);
     return { data: { id: rotated.id, secret: rotated.secret } };
   }
@@ -97,7 +131,11 @@ export class WebhooksController {
   @ApiOperation({ summary: 'The delivery log', description: 'Newest first; kept 30 days.' })
   @ApiListResponse(DeliveryResponse)
   @ApiProblems(400, 403, 404)
-  async deliveries(@Principal() principal: ApiPrincipal, @Param('id', HOOK) id: string, @Query() query: DeliveryListQuery): Promise<ListResponse<DeliveryResponse>> {
+  async deliveries(
+    @Principal() principal: ApiPrincipal,
+    @Param('id', HOOK) id: string,
+    @Query() query: DeliveryListQuery,
+  ): Promise<ListResponse<DeliveryResponse>> {
     const page = resolvePage(query);
     const { items, total } = await this.webhooks.deliveries(principal.organizationId, id, query.status, page);
     return pageOf(items.map(toDelivery), total, page);
@@ -106,7 +144,10 @@ export class WebhooksController {
   @Post(':id/deliveries/:deliveryId/redeliver')
   @HttpCode(200)
   @RequireScope('webhooks:write')
-  @ApiOperation({ summary: 'Deliver again now', description: 'The delivery becomes pending, due now, with a fresh set of attempts.' })
+  @ApiOperation({
+    summary: 'Deliver again now',
+    description: 'The delivery becomes pending, due now, with a fresh set of attempts.',
+  })
   @ApiDataResponse(DeliveryResponse)
   @ApiProblems(403, 404)
   async redeliver(
@@ -123,7 +164,10 @@ export class WebhooksController {
   @ApiOperation({ summary: 'Send a webhook.ping event to this endpoint' })
   @ApiDataResponse(DeliveryResponse)
   @ApiProblems(403, 404)
-  async ping(@Principal() principal: ApiPrincipal, @Param('id', HOOK) id: string): Promise<{ data: DeliveryResponse }> {
+  async ping(
+    @Principal() principal: ApiPrincipal,
+    @Param('id', HOOK) id: string,
+  ): Promise<{ data: DeliveryResponse }> {
     return { data: toDelivery(await this.webhooks.ping(principal.organizationId, id)) };
   }
 }
@@ -144,9 +188,17 @@ export class ChangesController {
   })
   @ApiOkResponse({ type: ChangesPage })
   @ApiProblems(400)
-  async page(@Principal() principal: ApiPrincipal, @Query() query: ChangesQuery): Promise<{ data: ChangeEvent[]; meta: { next_cursor: string | null; hasMore: boolean } }> {
+  async page(
+    @Principal() principal: ApiPrincipal,
+    @Query() query: ChangesQuery,
+  ): Promise<{ data: ChangeEvent[]; meta: { next_cursor: string | null; hasMore: boolean } }> {
     const limit = Math.min(query.limit ?? CHANGES_DEFAULT_LIMIT, CHANGES_MAX_LIMIT);
-    const { events, nextCursor, hasMore } = await this.changes.page(principal.organizationId, principal.scopes, query.after, limit);
+    const { events, nextCursor, hasMore } = await this.changes.page(
+      principal.organizationId,
+      principal.scopes,
+      query.after,
+      limit,
+    );
     return {
       data: events.map((e) => eventPayload(principal.organizationId, e) as unknown as ChangeEvent),
       meta: { next_cursor: nextCursor, hasMore },

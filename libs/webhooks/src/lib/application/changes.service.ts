@@ -26,10 +26,17 @@ export class ChangesService {
     let position: CursorPosition | null = null;
     if (after !== undefined) {
       position = decodeCursor(after);
-      if (!position) throw new ValidationFailedError([{ field: 'after', message: 'is not a cursor this feed gave out' }]);
+      if (!position)
+        throw new ValidationFailedError([{ field: 'after', message: 'is not a cursor this feed gave out' }]);
     }
     const types = readableEventTypes(scopes);
-    const rows = await this.repository.changes(this.dataSource.manager, organizationId, position, types, limit + 1);
+    const rows = await this.repository.changes(
+      this.dataSource.manager,
+      organizationId,
+      position,
+      types,
+      limit + 1,
+    );
     const events = rows.slice(0, limit);
     const last = events.at(-1);
     // With nothing new, the cursor stays where it was: the client asks again from there.

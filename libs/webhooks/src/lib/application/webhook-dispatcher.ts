@@ -16,7 +16,10 @@ const DELIVERY_TIMEOUT_MS = 10_000;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
 /** The JSON body of a delivery and a change-feed entry (api-decisions §13). */
-export function eventPayload(organizationId: string, event: ClaimedDelivery['event']): Record<string, unknown> {
+export function eventPayload(
+  organizationId: string,
+  event: ClaimedDelivery['event'],
+): Record<string, unknown> {
   const payload: Record<string, unknown> = {
     id: event.id,
     type: event.type,
@@ -89,7 +92,12 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     for (let i = 0; i < 10 && fannedOut === FAN_OUT_BATCH; i++) {
       fannedOut = (await this.repository.fanOut(em, now, FAN_OUT_BATCH)).events;
     }
-    const claimed = await this.repository.claimDue(em, now, new Date(now.getTime() + LEASE_MS), DELIVERY_BATCH);
+    const claimed = await this.repository.claimDue(
+      em,
+      now,
+      new Date(now.getTime() + LEASE_MS),
+      DELIVERY_BATCH,
+    );
     await Promise.all(claimed.map((delivery) => this.attempt(delivery)));
     if (now.getTime() - this.lastSweep > SWEEP_EVERY_MS) {
       this.lastSweep = now.getTime();
@@ -118,22 +126,35 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
           'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
           'webhook-signature': signature,
         },
-        { timeoutMs: DELIVERY_TIMEOUT_MS, maxBytes: RESPONSE_BODY_BYTES, allowPrivateHosts: this.config.webhookAllowPrivateHosts },
+        {
+          timeoutMs: DELIVERY_TIMEOUT_MS,
+          maxBytes: RESPONSE_BODY_BYTES,
+          allowPrivateHosts: this.config.webhookAllowPrivateHosts,
+        },
       );
       responseStatus = answer.status;
       responseBody = answer.body;
       if (answer.status >= 300 && answer.status < 400) error = 'redirects are not followed';
-      else if (answer.status < 200 || answer.status >= 300) error = `the endpoint answered HTTP ${answer.status}`;
+      else if (answer.status < 200 || answer.status >= 300)
+        error = `the endpoint answered HTTP ${answer.status}`;
     } catch (failure) {
       error = failure instanceof FetchFailedError ? failure.message : 'the delivery failed';
     }
     const verdict = verdictOf(responseStatus);
     const finished = this.clock.now();
-    const next = verdict === 'retry' ? nextAttemptAt(finished, delivery.attempts, this.policy, Math.random()) : null;
+    const next =
+      verdict === 'retry' ? nextAttemptAt(finished, delivery.attempts, this.policy, Math.random()) : null;
     const status = verdict === 'succeeded' ? 'succeeded' : next ? 'pending' : 'failed';
     await this.dataSource.transaction(async (em) => {
-      await this.repository.recordAttempt(em, delivery, { status, nextAttemptAt: next, responseStatus, responseBody, error });
-      if (verdict === 'gone') await this.repository.disableEndpoint(em, delivery.organizationId, delivery.endpoint.id, finished);
+      await this.repository.recordAttempt(em, delivery, {
+        status,
+        nextAttemptAt: next,
+        responseStatus,
+        responseBody,
+        error,
+      });
+      if (verdict === 'gone')
+        await this.repository.disableEndpoint(em, delivery.organizationId, delivery.endpoint.id, finished);
     });
   }
 

@@ -1,6 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { AppConfig, assertChanges, Clock, isPublicAddress, newId, NotFoundError, Outbox, Page, ValidationFailedError } from '@almanac/shared';
+import {
+  AppConfig,
+  assertChanges,
+  Clock,
+  isPublicAddress,
+  newId,
+  NotFoundError,
+  Outbox,
+  Page,
+  ValidationFailedError,
+} from '@almanac/shared';
 import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
@@ -61,17 +71,33 @@ export class WebhooksService {
     return endpoint;
   }
 
-  async update(organizationId: string, id: string, changes: Partial<EndpointInput>): Promise<WebhookEndpoint> {
-    assertChanges({ url: changes.url, events: changes.events, description: changes.description, enabled: changes.enabled });
+  async update(
+    organizationId: string,
+    id: string,
+    changes: Partial<EndpointInput>,
+  ): Promise<WebhookEndpoint> {
+    assertChanges({
+      url: changes.url,
+      events: changes.events,
+      description: changes.description,
+      enabled: changes.enabled,
+    });
     if (changes.url !== undefined) await this.assertDeliverable(changes.url);
     const events = changes.events === undefined ? undefined : [...new Set(changes.events)];
-    const updated = await this.repository.updateEndpoint(this.dataSource.manager, organizationId, id, { ...changes, events }, this.clock.now());
+    const updated = await this.repository.updateEndpoint(
+      this.dataSource.manager,
+      organizationId,
+      id,
+      { ...changes, events },
+      this.clock.now(),
+    );
     if (!updated) throw new NotFoundError('Webhook');
     return updated;
   }
 
   async delete(organizationId: string, id: string): Promise<void> {
-    if (!(await this.repository.deleteEndpoint(this.dataSource.manager, organizationId, id))) throw new NotFoundError('Webhook');
+    if (!(await this.repository.deleteEndpoint(this.dataSource.manager, organizationId, id)))
+      throw new NotFoundError('Webhook');
   }
 
   /** A new secret; the old one keeps signing (beside the new) for 24 hours. */
@@ -89,13 +115,24 @@ export class WebhooksService {
     return rotated;
   }
 
-  async deliveries(organizationId: string, id: string, status: DeliveryStatus | undefined, page: Page): Promise<{ items: WebhookDelivery[]; total: number }> {
+  async deliveries(
+    organizationId: string,
+    id: string,
+    status: DeliveryStatus | undefined,
+    page: Page,
+  ): Promise<{ items: WebhookDelivery[]; total: number }> {
     await this.get(organizationId, id);
     return this.repository.listDeliveries(this.dataSource.manager, organizationId, id, status, page);
   }
 
   async redeliver(organizationId: string, id: string, deliveryId: string): Promise<WebhookDelivery> {
-    const delivery = await this.repository.redeliver(this.dataSource.manager, organizationId, id, deliveryId, this.clock.now());
+    const delivery = await this.repository.redeliver(
+      this.dataSource.manager,
+      organizationId,
+      id,
+      deliveryId,
+      this.clock.now(),
+    );
     if (!delivery) throw new NotFoundError('Delivery');
     return delivery;
   }
@@ -112,7 +149,15 @@ export class WebhooksService {
         data: { id: endpoint.id, url: endpoint.url },
         occurredAt: now,
       });
-      return this.repository.insertDelivery(em, organizationId, newId(), endpoint.id, eventId!, 'webhook.ping', now);
+      return this.repository.insertDelivery(
+        em,
+        organizationId,
+        newId(),
+        endpoint.id,
+        eventId!,
+        'webhook.ping',
+        now,
+      );
     });
   }
 
@@ -123,7 +168,9 @@ export class WebhooksService {
    */
   private async assertDeliverable(rawUrl: string): Promise<void> {
     if (this.config.webhookAllowPrivateHosts) return;
-    const refused = new ValidationFailedError([{ field: 'url', message: 'must not point to a loopback or private address' }]);
+    const refused = new ValidationFailedError([
+      { field: 'url', message: 'must not point to a loopback or private address' },
+    ]);
     const host = new URL(rawUrl).hostname.replace(/^\[|\]$/g, '');
     if (isIP(host)) {
       if (!isPublicAddress(host)) throw refused;

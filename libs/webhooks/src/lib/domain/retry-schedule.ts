@@ -8,7 +8,12 @@ export interface RetryPolicy {
  * When the next attempt comes after the `failedAttempts`-th failure: base × 4^(n−1) seconds, ±10 %
  * (`jitter` in [0, 1) picks where in that band), or null when no attempt is left.
  */
-export function nextAttemptAt(now: Date, failedAttempts: number, policy: RetryPolicy, jitter: number): Date | null {
+export function nextAttemptAt(
+  now: Date,
+  failedAttempts: number,
+  policy: RetryPolicy,
+  jitter: number,
+): Date | null {
   if (failedAttempts >= policy.maxAttempts) return null;
   const delayMs = policy.baseSeconds * 1000 * 4 ** (failedAttempts - 1) * (0.9 + 0.2 * jitter);
   return new Date(now.getTime() + Math.round(delayMs));

@@ -40,9 +40,16 @@ export const RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 export const RESPONSE_BODY_BYTES = 1024;
 
 /** The secrets a delivery is signed with now: the current one, and the previous during its overlap. */
-export function signingSecrets(endpoint: Pick<WebhookEndpoint, 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>, now: Date): string[] {
+export function signingSecrets(
+  endpoint: Pick<WebhookEndpoint, 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>,
+  now: Date,
+): string[] {
   const secrets = [endpoint.secret];
-  if (endpoint.previousSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt.getTime() > now.getTime()) {
+  if (
+    endpoint.previousSecret &&
+    endpoint.previousSecretExpiresAt &&
+    endpoint.previousSecretExpiresAt.getTime() > now.getTime()
+  ) {
     secrets.push(endpoint.previousSecret);
   }
   return secrets;

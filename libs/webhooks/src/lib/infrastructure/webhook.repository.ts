@@ -104,23 +104,54 @@ export class WebhookRepository {
   async insertEndpoint(em: EntityManager, e: WebhookEndpoint): Promise<void> {
     await em.query(
       `INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-      [e.id, e.organizationId, e.url, e.events, e.description, e.enabled, e.secret, e.previousSecret, e.previousSecretExpiresAt, e.createdAt, e.updatedAt],
+      [
+        e.id,
+        e.organizationId,
+        e.url,
+        e.events,
+        e.description,
+        e.enabled,
+        e.secret,
+        e.previousSecret,
+        e.previousSecretExpiresAt,
+        e.createdAt,
+        e.updatedAt,
+      ],
     );
   }
 
   async findEndpoint(em: EntityManager, organizationId: string, id: string): Promise<WebhookEndpoint | null> {
-    const [row] = await rows<EndpointRow>(em, `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+    const [row] = await rows<EndpointRow>(
+      em,
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE organization_id = $1 AND id = $2`,
+      [organizationId, id],
+    );
     return row ? toEndpoint(row) : null;
   }
 
-  async listEndpoints(em: EntityManager, organizationId: string, page: Page): Promise<{ items: WebhookEndpoint[]; total: number }> {
+  async listEndpoints(
+    em: EntityManager,
+    organizationId: string,
+    page: Page,
+  ): Promise<{ items: WebhookEndpoint[]; total: number }> {
     const found = await rows<EndpointRow & { total: string }>(
       em,
       `SELECT ${ENDPOINT_COLUMNS}, count(*) OVER () AS total FROM webhook_endpoints
         WHERE organization_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`,
       [organizationId, page.limit, page.offset],
     );
-    const total = found.length > 0 ? Number(found[0]!.total) : Number((await rows<{ n: string }>(em, 'SELECT count(*) AS n FROM webhook_endpoints WHERE organization_id = $1', [organizationId]))[0]!.n);
+    const total =
+      found.length > 0
+        ? Number(found[0]!.total)
+        : Number(
+            (
+              await rows<{ n: string }>(
+                em,
+                'SELECT count(*) AS n FROM webhook_endpoints WHERE organization_id = $1',
+                [organizationId],
+              )
+            )[0]!.n,
+          );
     return { items: found.map(toEndpoint), total };
   }
 
@@ -159,11 +190,22 @@ export class WebhookRepository {
   }
 
   async deleteEndpoint(em: EntityManager, organizationId: string, id: string): Promise<boolean> {
-    const deleted = await rows(em, 'DELETE FROM webhook_endpoints WHERE organization_id = $1 AND id = $2 RETURNING id', [organizationId, id]);
+    const deleted = await rows(
+      em,
+      'DELETE FROM webhook_endpoints WHERE organization_id = $1 AND id = $2 RETURNING id',
+      [organizationId, id],
+    );
     return deleted.length > 0;
   }
 
-  async rotateSecret(em: EntityManager, organizationId: string, id: string, secret: string, now: Date, overlapUntil: Date): Promise<WebhookEndpoint | null> {
+  async rotateSecret(
+    em: EntityManager,
+    organizationId: string,
+    id: string,
+    secret: string,
+    now: Date,
+    overlapUntil: Date,
+  ): Promise<WebhookEndpoint | null> {
     const [row] = await rows<EndpointRow>(
       em,
       `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_expires_at = $4, secret = $3, updated_at = $5
@@ -187,7 +229,8 @@ export class WebhookRepository {
         ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
       [organizationId, endpointId, status ?? null, page.limit, page.offset],
     );
-    if (found.length > 0 || page.offset === 0) return { items: found.map(toDelivery), total: found.length > 0 ? Number(found[0]!.total) : 0 };
+    if (found.length > 0 || page.offset === 0)
+      return { items: found.map(toDelivery), total: found.length > 0 ? Number(found[0]!.total) : 0 };
     const [count] = await rows<{ n: string }>(
       em,
       'SELECT count(*) AS n FROM webhook_deliveries WHERE organization_id = $1 AND endpoint_id = $2 AND ($3::text IS NULL OR status = $3)',
@@ -196,7 +239,12 @@ export class WebhookRepository {
     return { items: [], total: Number(count!.n) };
   }
 
-  async findDelivery(em: EntityManager, organizationId: string, endpointId: string, id: string): Promise<WebhookDelivery | null> {
+  async findDelivery(
+    em: EntityManager,
+    organizationId: string,
+    endpointId: string,
+    id: string,
+  ): Promise<WebhookDelivery | null> {
     const [row] = await rows<DeliveryRow>(
       em,
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE organization_id = $1 AND endpoint_id = $2 AND id = $3`,
@@ -206,7 +254,13 @@ export class WebhookRepository {
   }
 
   /** Pending again, due now, with a fresh set of attempts. */
-  async redeliver(em: EntityManager, organizationId: string, endpointId: string, id: string, now: Date): Promise<WebhookDelivery | null> {
+  async redeliver(
+    em: EntityManager,
+    organizationId: string,
+    endpointId: string,
+    id: string,
+    now: Date,
+  ): Promise<WebhookDelivery | null> {
     const [row] = await rows<DeliveryRow>(
       em,
       `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = $4, lease_until = NULL
@@ -217,8 +271,19 @@ export class WebhookRepository {
   }
 
   /** A delivery of one event to one endpoint, due now (ping). */
-  async insertDelivery(em: EntityManager, organizationId: string, id: string, endpointId: string, eventId: string, eventType: string, now: Date): Promise<WebhookDelivery> {
-    await em.query('UPDATE outbox_events SET fanned_out = true WHERE organization_id = $1 AND id = $2', [organizationId, eventId]);
+  async insertDelivery(
+    em: EntityManager,
+    organizationId: string,
+    id: string,
+    endpointId: string,
+    eventId: string,
+    eventType: string,
+    now: Date,
+  ): Promise<WebhookDelivery> {
+    await em.query('UPDATE outbox_events SET fanned_out = true WHERE organization_id = $1 AND id = $2', [
+      organizationId,
+      eventId,
+    ]);
     const [row] = await rows<DeliveryRow>(
       em,
       `INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at)
@@ -297,8 +362,20 @@ export class WebhookRepository {
       deliveryId: r.id,
       attempts: r.attempts,
       lease,
-      endpoint: { id: r.endpoint_id, url: r.url, secret: r.secret, previousSecret: r.previous_secret, previousSecretExpiresAt: r.previous_secret_expires_at },
-      event: { id: r.event_id, type: r.type, createdAt: r.created_at, data: r.data, previousStatus: r.previous_status },
+      endpoint: {
+        id: r.endpoint_id,
+        url: r.url,
+        secret: r.secret,
+        previousSecret: r.previous_secret,
+        previousSecretExpiresAt: r.previous_secret_expires_at,
+      },
+      event: {
+        id: r.event_id,
+        type: r.type,
+        createdAt: r.created_at,
+        data: r.data,
+        previousStatus: r.previous_status,
+      },
     }));
   }
 
@@ -306,18 +383,36 @@ export class WebhookRepository {
   async recordAttempt(
     em: EntityManager,
     claimed: ClaimedDelivery,
-    outcome: { status: DeliveryStatus; nextAttemptAt: Date | null; responseStatus: number | null; responseBody: string | null; error: string | null },
+    outcome: {
+      status: DeliveryStatus;
+      nextAttemptAt: Date | null;
+      responseStatus: number | null;
+      responseBody: string | null;
+      error: string | null;
+    },
   ): Promise<void> {
     await em.query(
       `UPDATE webhook_deliveries
           SET status = $4, next_attempt_at = $5, response_status = $6, response_body = $7, error = $8, lease_until = NULL
         WHERE organization_id = $1 AND id = $2 AND lease_until = $3`,
-      [claimed.organizationId, claimed.deliveryId, claimed.lease, outcome.status, outcome.nextAttemptAt, outcome.responseStatus, outcome.responseBody, outcome.error],
+      [
+        claimed.organizationId,
+        claimed.deliveryId,
+        claimed.lease,
+        outcome.status,
+        outcome.nextAttemptAt,
+        outcome.responseStatus,
+        outcome.responseBody,
+        outcome.error,
+      ],
     );
   }
 
   async disableEndpoint(em: EntityManager, organizationId: string, id: string, now: Date): Promise<void> {
-    await em.query('UPDATE webhook_endpoints SET enabled = false, updated_at = $3 WHERE organization_id = $1 AND id = $2', [organizationId, id, now]);
+    await em.query(
+      'UPDATE webhook_endpoints SET enabled = false, updated_at = $3 WHERE organization_id = $1 AND id = $2',
+      [organizationId, id, now],
+    );
   }
 
   /** Drops events and deliveries older than `before`. */
@@ -333,8 +428,22 @@ export class WebhookRepository {
    * transaction still running (`pg_snapshot_xmin`) are shown, so an event can never appear behind
    * a position a reader has already passed.
    */
-  async changes(em: EntityManager, organizationId: string, after: FeedPosition | null, types: string[], limit: number): Promise<FeedEvent[]> {
-    const found = await rows<{ id: string; type: string; created_at: Date; data: unknown; previous_status: string | null; tx_id: string; seq: string }>(
+  async changes(
+    em: EntityManager,
+    organizationId: string,
+    after: FeedPosition | null,
+    types: string[],
+    limit: number,
+  ): Promise<FeedEvent[]> {
+    const found = await rows<{
+      id: string;
+      type: string;
+      created_at: Date;
+      data: unknown;
+      previous_status: string | null;
+      tx_id: string;
+      seq: string;
+    }>(
       em,
       `SELECT id, type, created_at, data, previous_status, tx_id::text AS tx_id, seq::text AS seq
          FROM outbox_events
@@ -346,6 +455,14 @@ export class WebhookRepository {
         LIMIT $5`,
       [organizationId, after?.txId ?? null, after?.seq ?? null, types, limit],
     );
-    return found.map((r) => ({ id: r.id, type: r.type, createdAt: r.created_at, data: r.data, previousStatus: r.previous_status, txId: r.tx_id, seq: r.seq }));
+    return found.map((r) => ({
+      id: r.id,
+      type: r.type,
+      createdAt: r.created_at,
+      data: r.data,
+      previousStatus: r.previous_status,
+      txId: r.tx_id,
+      seq: r.seq,
+    }));
   }
 }

@@ -1,6 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsHttpUrl, OptionalNotNull, PageQuery, QueryInt } from '@almanac/shared';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsBoolean, IsIn, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+} from 'class-validator';
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../../domain/webhook-events';
 import { DELIVERY_STATUSES, DeliveryStatus } from '../../domain/webhook';
 
@@ -78,13 +90,20 @@ export class DeliveryListQuery extends PageQuery {
 }
 
 export class ChangesQuery {
-  @ApiPropertyOptional({ description: 'The `next_cursor` of the previous page; absent: from the oldest kept event' })
+  @ApiPropertyOptional({
+    description: 'The `next_cursor` of the previous page; absent: from the oldest kept event',
+  })
   @IsOptional()
   @IsString()
   @MaxLength(64)
   readonly after?: string;
 
-  @ApiPropertyOptional({ type: Number, minimum: 1, default: 100, description: 'Page size; values above 1000 are clamped to 1000' })
+  @ApiPropertyOptional({
+    type: Number,
+    minimum: 1,
+    default: 100,
+    description: 'Page size; values above 1000 are clamped to 1000',
+  })
   @IsOptional()
   @QueryInt()
   @IsInt()

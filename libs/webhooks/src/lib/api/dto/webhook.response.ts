@@ -5,7 +5,8 @@ import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../../domain/webhook-events';
 export class WebhookResponse {
   @ApiProperty({ format: 'uuid' }) readonly id!: string;
   @ApiProperty({ example: 'https://example.com/hooks/almanac' }) readonly url!: string;
-  @ApiProperty({ isArray: true, enum: [ALL_EVENTS, ...WEBHOOK_EVENT_TYPES], enumName: 'WebhookEventType' }) readonly events!: string[];
+  @ApiProperty({ isArray: true, enum: [ALL_EVENTS, ...WEBHOOK_EVENT_TYPES], enumName: 'WebhookEventType' })
+  readonly events!: string[];
   @ApiProperty({ type: String, nullable: true }) readonly description!: string | null;
   @ApiProperty() readonly enabled!: boolean;
   @ApiProperty({ format: 'date-time' }) readonly created_at!: string;
@@ -13,13 +14,18 @@ export class WebhookResponse {
 }
 
 export class CreatedWebhookResponse extends WebhookResponse {
-  @ApiProperty({ example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw', description: 'Signing secret, shown only in this answer' })
+  @ApiProperty({
+    example: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    description: 'Signing secret, shown only in this answer',
+  })
   readonly secret!: string;
 }
 
 export class WebhookSecretResponse {
   @ApiProperty({ format: 'uuid' }) readonly id!: string;
-  @ApiProperty({ description: 'The new signing secret, shown only here; the old one also signs for 24 hours' })
+  @ApiProperty({
+    description: 'The new signing secret, shown only here; the old one also signs for 24 hours',
+  })
   readonly secret!: string;
 }
 
@@ -34,26 +40,39 @@ export class DeliveryResponse {
   @ApiProperty({ example: 'booking.created' }) readonly event_type!: string;
   @ApiProperty({ enum: DELIVERY_STATUSES }) readonly status!: DeliveryStatus;
   @ApiProperty({ example: 1 }) readonly attempts!: number;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true }) readonly last_attempt_at!: string | null;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true }) readonly next_attempt_at!: string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) readonly last_attempt_at!:
+    string | null;
+  @ApiProperty({ type: String, format: 'date-time', nullable: true }) readonly next_attempt_at!:
+    string | null;
   @ApiProperty({ type: Number, nullable: true }) readonly response_status!: number | null;
-  @ApiProperty({ type: String, nullable: true, description: 'The first 1 KiB of the answer' }) readonly response_body!: string | null;
+  @ApiProperty({ type: String, nullable: true, description: 'The first 1 KiB of the answer' })
+  readonly response_body!: string | null;
   @ApiProperty({ type: String, nullable: true }) readonly error!: string | null;
   @ApiProperty({ format: 'date-time' }) readonly created_at!: string;
 }
 
 export class ChangeEvent {
-  @ApiProperty({ format: 'uuid', description: 'The event id (also `webhook-id` of its deliveries)' }) readonly id!: string;
+  @ApiProperty({ format: 'uuid', description: 'The event id (also `webhook-id` of its deliveries)' })
+  readonly id!: string;
   @ApiProperty({ example: 'booking.created' }) readonly type!: string;
   @ApiProperty({ format: 'date-time' }) readonly created_at!: string;
   @ApiProperty({ format: 'uuid' }) readonly organization_id!: string;
-  @ApiProperty({ type: 'object', additionalProperties: true, description: 'The resource as its single GET returns it; a deleted one: {id, deleted: true}' })
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The resource as its single GET returns it; a deleted one: {id, deleted: true}',
+  })
   readonly data!: Record<string, unknown>;
-  @ApiPropertyOptional({ description: 'Status events: the status before the move' }) readonly previous_status?: string;
+  @ApiPropertyOptional({ description: 'Status events: the status before the move' })
+  readonly previous_status?: string;
 }
 
 export class ChangesMeta {
-  @ApiProperty({ type: String, nullable: true, description: 'Pass as `after` for the next page (the same cursor when nothing new came)' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    description: 'Pass as `after` for the next page (the same cursor when nothing new came)',
+  })
   readonly next_cursor!: string | null;
   @ApiProperty() readonly hasMore!: boolean;
 }

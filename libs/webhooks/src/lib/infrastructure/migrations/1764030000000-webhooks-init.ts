@@ -24,7 +24,9 @@ export class WebhooksInit1764030000000 implements MigrationInterface {
         updated_at timestamptz NOT NULL,
         PRIMARY KEY (organization_id, id)
       )`);
-    await runner.query('CREATE INDEX webhook_endpoints_list_idx ON webhook_endpoints (organization_id, created_at, id)');
+    await runner.query(
+      'CREATE INDEX webhook_endpoints_list_idx ON webhook_endpoints (organization_id, created_at, id)',
+    );
     await runner.query(`
       CREATE TABLE webhook_deliveries (
         organization_id uuid NOT NULL,
@@ -45,8 +47,12 @@ export class WebhooksInit1764030000000 implements MigrationInterface {
         UNIQUE (organization_id, endpoint_id, event_id),
         FOREIGN KEY (organization_id, endpoint_id) REFERENCES webhook_endpoints (organization_id, id) ON DELETE CASCADE
       )`);
-    await runner.query("CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'");
-    await runner.query('CREATE INDEX webhook_deliveries_log_idx ON webhook_deliveries (organization_id, endpoint_id, created_at DESC, id DESC)');
+    await runner.query(
+      "CREATE INDEX webhook_deliveries_due_idx ON webhook_deliveries (next_attempt_at) WHERE status = 'pending'",
+    );
+    await runner.query(
+      'CREATE INDEX webhook_deliveries_log_idx ON webhook_deliveries (organization_id, endpoint_id, created_at DESC, id DESC)',
+    );
     await runner.query('CREATE INDEX webhook_deliveries_created_idx ON webhook_deliveries (created_at)');
     await runner.query('ALTER TABLE outbox_events ADD COLUMN fanned_out boolean NOT NULL DEFAULT false');
     await runner.query('CREATE INDEX outbox_events_fanout_idx ON outbox_events (seq) WHERE NOT fanned_out');
