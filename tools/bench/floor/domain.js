@@ -14,7 +14,6 @@ const apiKeySecret = dist('libs/identity/src/lib/domain/api-key-secret.js');
 const rateLimiter = dist('libs/identity/src/lib/domain/fixed-window-rate-limiter.js');
 const bookingStatus = dist('libs/scheduling/src/lib/domain/booking-status.js');
 const bookingMetadata = dist('libs/scheduling/src/lib/domain/booking-metadata.js');
-const booking = dist('libs/scheduling/src/lib/domain/booking.js');
 const locationType = dist('libs/scheduling/src/lib/domain/location-type.js');
 const bookingQueries = dist('libs/scheduling/src/lib/infrastructure/booking-queries.js');
 const money = dist('libs/events/src/lib/domain/money.js');
@@ -52,7 +51,7 @@ module.exports = {
   BOOKING_STATUSES: bookingStatus.BOOKING_STATUSES,
   isActiveBookingStatus: bookingStatus.isActiveBookingStatus,
   metadataProblems: bookingMetadata.metadataProblems,
-  isSupportedInstant: booking.isSupportedInstant,
+  isSupportedInstant: shared.isSupportedInstant,
   LOCATION_TYPES: locationType.LOCATION_TYPES,
   bookingByIdQuery: bookingQueries.bookingByIdQuery,
   bookingInsertQuery: bookingQueries.bookingInsertQuery,

@@ -35,11 +35,12 @@ function toListed(row, includeCounts) {
     slots: row.slots,
     status: row.status,
     site_id: row.site_id,
+    waitlist_enabled: row.waitlist_enabled,
     created_at: row.created_at.toISOString(),
     updated_at: row.updated_at.toISOString(),
   };
   return includeCounts
-    ? { ...base, registration_count: row.registration_count, slots_remaining: slotsRemaining(row) }
+    ? { ...base, registration_count: row.registration_count, slots_remaining: slotsRemaining(row), waitlist_count: row.waitlist_count }
     : base;
 }
 
@@ -146,6 +147,7 @@ async function register({ pool, principal, params, body }) {
         status: 'active',
         createdAt: new Date(),
         cancelledAt: null,
+        position: null,
       };
       const insert = registrationInsertQuery(registration);
       try {

@@ -43,10 +43,12 @@ describe('events (e2e)', () => {
         slots: null,
         status: 'draft',
         site_id: null,
+        waitlist_enabled: false,
         created_at: '2026-11-21T10:00:00.000Z',
         updated_at: '2026-11-21T10:00:00.000Z',
         registration_count: 0,
         slots_remaining: null,
+        waitlist_count: 0,
       });
       const [row] = await t.query<Record<string, unknown>>(
         `SELECT organization_id, status, timezone, cost::text AS cost, slots, starts_at, ends_at FROM events WHERE id = $1`,
@@ -363,8 +365,9 @@ describe('events list (e2e)', () => {
     for (const event of res.body.data) {
       expect(event).not.toHaveProperty('registration_count');
       expect(event).not.toHaveProperty('slots_remaining');
+      expect(event).not.toHaveProperty('waitlist_count');
       expect(Object.keys(event).sort()).toEqual(
-        ['cost', 'created_at', 'description', 'end_time', 'id', 'location', 'site_id', 'slots', 'start_date', 'start_time', 'status', 'timezone', 'title', 'updated_at'],
+        ['cost', 'created_at', 'description', 'end_time', 'id', 'location', 'site_id', 'slots', 'start_date', 'start_time', 'status', 'timezone', 'title', 'updated_at', 'waitlist_enabled'],
       );
     }
   });

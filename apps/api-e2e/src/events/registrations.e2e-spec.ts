@@ -47,6 +47,7 @@ describe('event registrations (e2e)', () => {
       status: 'active',
       created_at: '2026-11-21T10:00:00.000Z',
       cancelled_at: null,
+      position: null,
     });
     expect(res.headers['location']).toBe(`/api/v1/events/${id}/registrations/${res.body.data.id}`);
     const one = await t.api.get(res.headers['location']!).set(a.auth).expect(200);

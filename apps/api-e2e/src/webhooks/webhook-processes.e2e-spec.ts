@@ -73,7 +73,7 @@ describe('webhook delivery by real server processes (e2e)', () => {
   it('three processes deliver each event once per endpoint', async () => {
     const servers = [await start(), await start(), await start()];
     const before = receiver.received.length;
-    const hooks = [];
+    const hooks: string[] = [];
     for (const path of ['/three-a', '/three-b']) {
       const hook = await httpRequest(`${servers[0]!.base}/api/v1/webhooks`, { method: 'POST', headers: auth(), body: { url: receiver.base + path, events: ['*'] } });
       hooks.push(hook.body.data.id);

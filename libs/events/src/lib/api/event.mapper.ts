@@ -19,6 +19,7 @@ export function toEventFields(dto: CreateEventDto | UpdateEventDto): EventFields
     slots: dto.slots,
     status: dto.status,
     siteId: dto.site_id,
+    waitlistEnabled: dto.waitlist_enabled,
   };
 }
 
@@ -37,13 +38,19 @@ function baseResponse(event: Event) {
     slots: e.slots,
     status: e.status,
     site_id: e.siteId,
+    waitlist_enabled: e.waitlistEnabled,
     created_at: e.createdAt.toISOString(),
     updated_at: e.updatedAt.toISOString(),
   };
 }
 
 export function toEventResponse(event: Event): EventResponse {
-  return { ...baseResponse(event), registration_count: event.snapshot.registrationCount, slots_remaining: event.slotsRemaining };
+  return {
+    ...baseResponse(event),
+    registration_count: event.snapshot.registrationCount,
+    slots_remaining: event.slotsRemaining,
+    waitlist_count: event.snapshot.waitlistCount,
+  };
 }
 
 export function toListedEventResponse(event: Event, includeCounts: boolean): ListedEventResponse {
@@ -59,5 +66,6 @@ export function toRegistrationResponse(r: Registration): RegistrationResponse {
     status: r.status,
     created_at: r.createdAt.toISOString(),
     cancelled_at: r.cancelledAt ? r.cancelledAt.toISOString() : null,
+    position: r.position,
   };
 }

@@ -6,6 +6,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { Event, EventFields, NewEvent } from '../domain/event';
 import { EventStatus } from '../domain/event-status';
 import { EventListFilter, EventsRepository } from '../infrastructure/events.repository';
+import { RegistrationsService } from './registrations.service';
 
 export interface EventListCriteria {
   siteId?: string;
@@ -26,6 +27,7 @@ export class EventsService {
     private readonly events: EventsRepository,
     private readonly clock: Clock,
     private readonly outbox: Outbox,
+    private readonly registrations: RegistrationsService,
   ) {}
 
   async list(organizationId: string, criteria: EventListCriteria, page: Page): Promise<{ events: Event[]; total: number }> {
@@ -60,11 +62,13 @@ export class EventsService {
     return this.dataSource.transaction(async (em) => {
       const event = await this.events.findById(em, organizationId, id, { lock: true });
       if (!event) throw new NotFoundError('Event');
-      if (event.update(changes, this.clock.now())) {
-        await this.events.update(em, event);
-        await this.announce(em, 'event.updated', organizationId, toEventResponse(event));
-      }
-      return event;
+      if (!event.update(changes, this.clock.now())) return event;
+      await this.events.update(em, event);
+      // More places (or none to count) take waiting registrations off the list in this transaction.
+      const promoted = event.snapshot.waitlistCount > 0 ? await this.registrations.promoteWaiting(em, organizationId, id) : [];
+      const current = promoted.length > 0 ? (await this.events.findById(em, organizationId, id))! : event;
+      await this.announce(em, 'event.updated', organizationId, toEventResponse(current));
+      return current;
     });
   }
 

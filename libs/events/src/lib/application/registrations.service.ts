@@ -26,20 +26,23 @@ export class RegistrationsService {
   async register(organizationId: string, eventId: string, person: { name: string; email: string }): Promise<Registration> {
     return this.dataSource.transaction(async (em) => {
       const event = await this.eventOrFail(em, organizationId, eventId, true);
-      event.assertAcceptsRegistration();
+      const status = event.admitRegistration();
       const registration: Registration = {
         id: newId(),
         organizationId,
         eventId,
         name: person.name,
         email: person.email,
-        status: 'active',
+        status,
         createdAt: this.clock.now(),
         cancelledAt: null,
+        position: null,
       };
       await this.registrations.insert(em, registration);
-      await this.announce(em, 'registration.created', registration);
-      return registration;
+      // A waiting registration learns its place in the list (the event's lock holds the list still).
+      const stored = status === 'waitlisted' ? (await this.registrations.findById(em, organizationId, eventId, registration.id))! : registration;
+      await this.announce(em, 'registration.created', stored);
+      return stored;
     });
   }
 
@@ -60,14 +63,19 @@ export class RegistrationsService {
     return registration;
   }
 
-  /** Cancels and frees the place; cancelling a cancelled registration answers it unchanged. */
+  /**
+   * Cancels and frees the place, which goes to the oldest waiting registration in the same
+   * transaction; cancelling a waiting one takes it off the list. Cancelling a cancelled
+   * registration answers it unchanged.
+   */
   async cancel(organizationId: string, eventId: string, id: string): Promise<Registration> {
     return this.dataSource.transaction(async (em) => {
       await this.eventOrFail(em, organizationId, eventId, true);
       const cancelled = await this.registrations.cancel(em, organizationId, eventId, id, this.clock.now());
       if (cancelled) {
-        await this.announce(em, 'registration.cancelled', cancelled);
-        return cancelled;
+        await this.announce(em, 'registration.cancelled', cancelled.registration, cancelled.was);
+        if (cancelled.was === 'active') await this.promoteWaiting(em, organizationId, eventId);
+        return cancelled.registration;
       }
       const existing = await this.registrations.findById(em, organizationId, eventId, id);
       if (!existing) throw new NotFoundError('Registration');
@@ -75,11 +83,19 @@ export class RegistrationsService {
     });
   }
 
-  private async announce(em: EntityManager, type: string, registration: Registration): Promise<void> {
+  /** Fills the places free now from the waiting list, oldest first; each promotion is announced. */
+  async promoteWaiting(em: EntityManager, organizationId: string, eventId: string): Promise<Registration[]> {
+    const promoted = await this.registrations.promote(em, organizationId, eventId);
+    for (const registration of promoted) await this.announce(em, 'registration.promoted', registration, 'waitlisted');
+    return promoted;
+  }
+
+  private async announce(em: EntityManager, type: string, registration: Registration, previousStatus?: string): Promise<void> {
     await this.outbox.record(em, {
       type,
       organizationId: registration.organizationId,
       data: toRegistrationResponse(registration) as unknown as Record<string, unknown>,
+      previousStatus,
       occurredAt: this.clock.now(),
     });
   }

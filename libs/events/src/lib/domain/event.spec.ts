@@ -33,6 +33,8 @@ describe('Event', () => {
       location: null,
       siteId: null,
       registrationCount: 0,
+      waitlistEnabled: false,
+      waitlistCount: 0,
       createdAt: now,
       updatedAt: now,
     });
@@ -87,11 +89,19 @@ describe('Event', () => {
 
   it('accepts registrations only when published and not full', () => {
     const draft = Event.create({ title: 'T', startDate: '2026-12-01', slots: 2 }, ids, now);
-    expect(() => draft.assertAcceptsRegistration()).toThrow(EventNotOpenError);
+    expect(() => draft.admitRegistration()).toThrow(EventNotOpenError);
     const open = Event.create({ title: 'T', startDate: '2026-12-01', slots: 2, status: 'published' }, ids, now);
-    expect(() => open.assertAcceptsRegistration()).not.toThrow();
-    expect(() => withRegistrations(open, 2).assertAcceptsRegistration()).toThrow(EventFullError);
+    expect(open.admitRegistration()).toBe('active');
+    expect(() => withRegistrations(open, 2).admitRegistration()).toThrow(EventFullError);
     const unlimited = Event.create({ title: 'T', startDate: '2026-12-01', status: 'published' }, ids, now);
-    expect(() => withRegistrations(unlimited, 10_000).assertAcceptsRegistration()).not.toThrow();
+    expect(withRegistrations(unlimited, 10_000).admitRegistration()).toBe('active');
+  });
+
+  it('puts registrations on the waiting list when full and the event keeps one', () => {
+    const open = Event.create({ title: 'T', startDate: '2026-12-01', slots: 2, status: 'published', waitlistEnabled: true }, ids, now);
+    expect(open.admitRegistration()).toBe('active');
+    expect(withRegistrations(open, 2).admitRegistration()).toBe('waitlisted');
+    const draft = Event.create({ title: 'T', startDate: '2026-12-01', slots: 2, waitlistEnabled: true }, ids, now);
+    expect(() => withRegistrations(draft, 2).admitRegistration()).toThrow(EventNotOpenError);
   });
 });

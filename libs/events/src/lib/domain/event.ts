@@ -28,6 +28,10 @@ export interface EventProps {
   readonly status: EventStatus;
   /** Active registrations (kept by the database). */
   readonly registrationCount: number;
+  /** When full, new registrations join a waiting list instead of being refused. */
+  readonly waitlistEnabled: boolean;
+  /** Registrations waiting for a place (kept by the database). */
+  readonly waitlistCount: number;
   /** Instants derived from the date, times and zone; recomputed on every change. */
   readonly startsAt: Date;
   readonly endsAt: Date;
@@ -48,6 +52,7 @@ export interface EventFields {
   cost?: number;
   slots?: number | null;
   status?: EventStatus;
+  waitlistEnabled?: boolean;
 }
 
 export interface NewEvent extends EventFields {
@@ -55,7 +60,7 @@ export interface NewEvent extends EventFields {
   startDate: string;
 }
 
-export const EVENT_DEFAULTS = { status: 'draft', timezone: 'UTC', cost: 0, slots: null } as const;
+export const EVENT_DEFAULTS = { status: 'draft', timezone: 'UTC', cost: 0, slots: null, waitlistEnabled: false } as const;
 
 /** The rules on single fields the transport layer should already have enforced; checked again here. */
 function fieldErrors(p: EventProps): FieldError[] {
@@ -111,6 +116,8 @@ export class Event {
       slots: input.slots ?? EVENT_DEFAULTS.slots,
       status: input.status ?? EVENT_DEFAULTS.status,
       registrationCount: 0,
+      waitlistEnabled: input.waitlistEnabled ?? EVENT_DEFAULTS.waitlistEnabled,
+      waitlistCount: 0,
       startsAt: now,
       endsAt: now,
       createdAt: now,
@@ -155,6 +162,7 @@ export class Event {
       location: pick(changes.location, current.location),
       cost: pick(changes.cost, current.cost),
       slots: pick(changes.slots, current.slots),
+      waitlistEnabled: pick(changes.waitlistEnabled, current.waitlistEnabled),
       status,
     });
     if (next.slots !== null && next.slots < current.registrationCount) {
@@ -162,15 +170,21 @@ export class Event {
     }
     const editable: (keyof EventFields)[] = [
       'siteId', 'title', 'description', 'startDate', 'startTime', 'endTime', 'timezone', 'location', 'cost', 'slots', 'status',
+      'waitlistEnabled',
     ];
     if (editable.every((key) => next[key] === current[key])) return false;
     this.props = { ...next, updatedAt: now };
     return true;
   }
 
-  /** Only a published event with a free place takes a new registration. */
-  assertAcceptsRegistration(): void {
+  /**
+   * Only a published event takes a new registration: active while a place is free; when full, on the
+   * waiting list if the event keeps one, else refused.
+   */
+  admitRegistration(): 'active' | 'waitlisted' {
     if (this.props.status !== 'published') throw new EventNotOpenError(this.props.status);
-    if (this.slotsRemaining === 0) throw new EventFullError();
+    if (this.slotsRemaining !== 0) return 'active';
+    if (this.props.waitlistEnabled) return 'waitlisted';
+    throw new EventFullError();
   }
 }

@@ -1,4 +1,4 @@
-export const REGISTRATION_STATUSES = ['active', 'cancelled'] as const;
+export const REGISTRATION_STATUSES = ['active', 'cancelled', 'waitlisted'] as const;
 export type RegistrationStatus = (typeof REGISTRATION_STATUSES)[number];
 
 export const REGISTRATION_NAME_MAX_LENGTH = 300;
@@ -14,4 +14,6 @@ export interface Registration {
   readonly status: RegistrationStatus;
   readonly createdAt: Date;
   readonly cancelledAt: Date | null;
+  /** 1-based place in the event's waiting list while `waitlisted` (dense: computed when read); else null. */
+  readonly position: number | null;
 }

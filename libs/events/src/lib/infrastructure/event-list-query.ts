@@ -10,7 +10,7 @@ export const COLUMNS = `
   to_char(e.start_date, 'YYYY-MM-DD') AS start_date,
   to_char(e.start_time, 'HH24:MI') AS start_time,
   to_char(e.end_time, 'HH24:MI') AS end_time,
-  e.timezone, e.location, e.cost::text AS cost, e.slots, e.registration_count, e.status,
+  e.timezone, e.location, e.cost::text AS cost, e.slots, e.registration_count, e.waitlist_enabled, e.waitlist_count, e.status,
   e.starts_at, e.ends_at, e.created_at, e.updated_at`;
 
 export interface EventListFilter {

@@ -24,6 +24,8 @@ interface EventRow {
   cost: string;
   slots: number | null;
   registration_count: number;
+  waitlist_enabled: boolean;
+  waitlist_count: number;
   status: EventStatus;
   starts_at: Date;
   ends_at: Date;
@@ -48,6 +50,8 @@ function toDomain(row: EventRow): Event {
     cost: moneyFromDecimal(row.cost),
     slots: row.slots,
     registrationCount: row.registration_count,
+    waitlistEnabled: row.waitlist_enabled,
+    waitlistCount: row.waitlist_count,
     status: row.status,
     startsAt: row.starts_at,
     endsAt: row.ends_at,
@@ -72,11 +76,11 @@ export class EventsRepository {
     const e = event.snapshot;
     await em.query(
       `INSERT INTO events (id, organization_id, site_id, title, description, start_date, start_time, end_time, timezone,
-                           location, cost, slots, status, starts_at, ends_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)`,
+                           location, cost, slots, status, starts_at, ends_at, created_at, updated_at, waitlist_enabled)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
       [
         e.id, e.organizationId, e.siteId, e.title, e.description, e.startDate, e.startTime, e.endTime, e.timezone,
-        e.location, moneyToDecimal(e.cost), e.slots, e.status, e.startsAt, e.endsAt, e.createdAt, e.updatedAt,
+        e.location, moneyToDecimal(e.cost), e.slots, e.status, e.startsAt, e.endsAt, e.createdAt, e.updatedAt, e.waitlistEnabled,
       ],
     );
   }
@@ -88,11 +92,11 @@ export class EventsRepository {
       await em.query(
         `UPDATE events SET site_id = $3, title = $4, description = $5, start_date = $6, start_time = $7, end_time = $8,
                 timezone = $9, location = $10, cost = $11, slots = $12, status = $13, starts_at = $14, ends_at = $15,
-                updated_at = $16
+                updated_at = $16, waitlist_enabled = $17
           WHERE organization_id = $1 AND id = $2`,
         [
           e.organizationId, e.id, e.siteId, e.title, e.description, e.startDate, e.startTime, e.endTime, e.timezone,
-          e.location, moneyToDecimal(e.cost), e.slots, e.status, e.startsAt, e.endsAt, e.updatedAt,
+          e.location, moneyToDecimal(e.cost), e.slots, e.status, e.startsAt, e.endsAt, e.updatedAt, e.waitlistEnabled,
         ],
       );
     } catch (error) {

@@ -14,9 +14,18 @@ interface RegistrationRow {
   status: RegistrationStatus;
   created_at: Date;
   cancelled_at: Date | null;
+  position: string | null;
 }
 
-const COLUMNS = 'r.id, r.organization_id, r.event_id, r.name, r.email, r.status, r.created_at, r.cancelled_at';
+/**
+ * A waiting registration's place is counted, not stored, so it stays dense whoever leaves the list:
+ * the waiting registrations of the event up to it in (created_at, id) order, on the partial index.
+ */
+const COLUMNS = `r.id, r.organization_id, r.event_id, r.name, r.email, r.status, r.created_at, r.cancelled_at,
+  CASE WHEN r.status = 'waitlisted' THEN (
+    SELECT count(*) FROM event_registrations w
+     WHERE w.organization_id = r.organization_id AND w.event_id = r.event_id AND w.status = 'waitlisted'
+       AND (w.created_at, w.id) <= (r.created_at, r.id)) END AS position`;
 
 function toDomain(row: RegistrationRow): Registration {
   return {
@@ -28,6 +37,7 @@ function toDomain(row: RegistrationRow): Registration {
     status: row.status,
     createdAt: row.created_at,
     cancelledAt: row.cancelled_at,
+    position: row.position === null ? null : Number(row.position),
   };
 }
 
@@ -62,16 +72,50 @@ export class RegistrationsRepository {
     return rows[0] ? toDomain(rows[0]) : null;
   }
 
-  /** Cancels an active registration (compare-and-swap on the status); null when it was not active. */
-  async cancel(em: EntityManager, organizationId: string, eventId: string, id: string, now: Date): Promise<Registration | null> {
+  /**
+   * Cancels an active or waiting registration (compare-and-swap on the status); null when it was
+   * neither. Returns the status it had.
+   */
+  async cancel(
+    em: EntityManager,
+    organizationId: string,
+    eventId: string,
+    id: string,
+    now: Date,
+  ): Promise<{ registration: Registration; was: RegistrationStatus } | null> {
     const result: unknown = await em.query(
       `UPDATE event_registrations r SET status = 'cancelled', cancelled_at = $4
-        WHERE r.organization_id = $1 AND r.event_id = $2 AND r.id = $3 AND r.status = 'active'
-        RETURNING ${COLUMNS}`,
+         FROM event_registrations before
+        WHERE r.organization_id = $1 AND r.event_id = $2 AND r.id = $3 AND r.status IN ('active', 'waitlisted')
+          AND before.organization_id = r.organization_id AND before.id = r.id
+        RETURNING ${COLUMNS}, before.status AS was`,
       [organizationId, eventId, id, now],
     );
-    const rows = returnedRows<RegistrationRow>(result);
-    return rows[0] ? toDomain(rows[0]) : null;
+    const rows = returnedRows<RegistrationRow & { was: RegistrationStatus }>(result);
+    return rows[0] ? { registration: toDomain(rows[0]), was: rows[0].was } : null;
+  }
+
+  /**
+   * Moves the oldest waiting registrations into the places free now (all of them when the event is
+   * unlimited). Runs under the event's row lock, and the CHECK on the event's counter still refuses
+   * any excess.
+   */
+  async promote(em: EntityManager, organizationId: string, eventId: string): Promise<Registration[]> {
+    const result: unknown = await em.query(
+      `UPDATE event_registrations r SET status = 'active'
+        WHERE r.organization_id = $1 AND r.id IN (
+          SELECT w.id FROM event_registrations w
+           WHERE w.organization_id = $1 AND w.event_id = $2 AND w.status = 'waitlisted'
+           ORDER BY w.created_at, w.id
+           LIMIT (SELECT CASE WHEN e.slots IS NULL THEN NULL ELSE greatest(e.slots - e.registration_count, 0) END
+                    FROM events e WHERE e.organization_id = $1 AND e.id = $2)
+           FOR UPDATE)
+        RETURNING r.id, r.organization_id, r.event_id, r.name, r.email, r.status, r.created_at, r.cancelled_at, NULL::bigint AS position`,
+      [organizationId, eventId],
+    );
+    return returnedRows<RegistrationRow>(result)
+      .map(toDomain)
+      .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
   }
 
   /** A page of an event's registrations by created_at, id, with the total in the same round trip. */

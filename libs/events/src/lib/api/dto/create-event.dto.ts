@@ -4,6 +4,7 @@ import {
   LocationField,
   SiteIdField,
   SlotsField,
+  WaitlistEnabledField,
   StartDateField,
   StatusField,
   TimeOfDayField,
@@ -22,6 +23,7 @@ export class CreateEventDto {
   @LocationField() readonly location?: string | null;
   @CostField() readonly cost?: number;
   @SlotsField() readonly slots?: number | null;
+  @WaitlistEnabledField() readonly waitlist_enabled?: boolean;
   @StatusField('create') readonly status?: EventStatus;
   @SiteIdField() readonly site_id?: string | null;
 }

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsCalendarDate, IsIanaTimeZone, IsTimeOfDay, OptionalNotNull } from '@almanac/shared';
-import { IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
+import { IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import {
   DESCRIPTION_MAX_LENGTH,
   LOCATION_MAX_LENGTH,
@@ -112,6 +112,17 @@ export const SlotsField = () =>
     IsInt(),
     Min(1),
     Max(MAX_SLOTS),
+  );
+
+export const WaitlistEnabledField = () =>
+  applyDecorators(
+    ApiPropertyOptional({
+      type: Boolean,
+      default: false,
+      description: 'When full, registrations join a waiting list (201, status `waitlisted`) instead of 409 `event_full`',
+    }),
+    OptionalNotNull(),
+    IsBoolean(),
   );
 
 export const StatusField = (mode: Mode) =>

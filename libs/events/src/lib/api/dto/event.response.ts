@@ -17,6 +17,7 @@ abstract class EventFieldsResponse {
   @ApiProperty({ type: 'integer', nullable: true, example: 50, description: 'null: unlimited' }) readonly slots!: number | null;
   @ApiProperty({ enum: EVENT_STATUSES, enumName: 'EventStatus' }) readonly status!: EventStatus;
   @ApiProperty({ type: String, nullable: true, example: 'main-site' }) readonly site_id!: string | null;
+  @ApiProperty({ description: 'Full: new registrations join a waiting list' }) readonly waitlist_enabled!: boolean;
   @ApiProperty({ format: 'date-time' }) readonly created_at!: string;
   @ApiProperty({ format: 'date-time' }) readonly updated_at!: string;
 }
@@ -27,6 +28,8 @@ export class ListedEventResponse extends EventFieldsResponse {
   readonly registration_count?: number;
   @ApiPropertyOptional({ type: 'integer', nullable: true, example: 38, description: 'Free places, null when unlimited (with include_counts=true)' })
   readonly slots_remaining?: number | null;
+  @ApiPropertyOptional({ type: 'integer', example: 3, description: 'Registrations on the waiting list (with include_counts=true)' })
+  readonly waitlist_count?: number;
 }
 
 /** One event, always with its counts. */
@@ -35,6 +38,8 @@ export class EventResponse extends EventFieldsResponse {
   readonly registration_count!: number;
   @ApiProperty({ type: 'integer', nullable: true, example: 38, description: 'Free places; null when unlimited' })
   readonly slots_remaining!: number | null;
+  @ApiProperty({ type: 'integer', example: 3, description: 'Registrations on the waiting list' })
+  readonly waitlist_count!: number;
 }
 
 export class DeletedEventResponse {

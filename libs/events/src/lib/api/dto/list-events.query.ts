@@ -46,7 +46,7 @@ export class ListEventsQuery extends PageQuery {
   @IsDateOrDateTime()
   readonly end_date?: string;
 
-  @ApiPropertyOptional({ type: Boolean, description: 'Add registration_count and slots_remaining to each event' })
+  @ApiPropertyOptional({ type: Boolean, description: 'Add registration_count, slots_remaining and waitlist_count to each event' })
   @IsOptional()
   @QueryBoolean()
   @IsBoolean()

@@ -12,7 +12,7 @@ export class CreateRegistrationDto {
   @Matches(/\S/, { message: 'must not be blank' })
   readonly name!: string;
 
-  @ApiProperty({ example: 'ada@example.com', format: 'email', maxLength: EMAIL_MAX_LENGTH, description: 'One active registration per e-mail (case-insensitive)' })
+  @ApiProperty({ example: 'ada@example.com', format: 'email', maxLength: EMAIL_MAX_LENGTH, description: 'One active or waiting registration per e-mail (case-insensitive)' })
   @IsDefined({ message: 'is required' })
   @IsString()
   @MaxLength(EMAIL_MAX_LENGTH)
@@ -35,4 +35,6 @@ export class RegistrationResponse {
   @ApiProperty({ enum: REGISTRATION_STATUSES, enumName: 'RegistrationStatus' }) readonly status!: RegistrationStatus;
   @ApiProperty({ format: 'date-time' }) readonly created_at!: string;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) readonly cancelled_at!: string | null;
+  @ApiProperty({ type: 'integer', nullable: true, minimum: 1, example: null, description: '1-based place on the waiting list while `waitlisted`; null otherwise' })
+  readonly position!: number | null;
 }

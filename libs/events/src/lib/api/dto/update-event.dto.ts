@@ -4,6 +4,7 @@ import {
   LocationField,
   SiteIdField,
   SlotsField,
+  WaitlistEnabledField,
   StartDateField,
   StatusField,
   TimeOfDayField,
@@ -23,6 +24,7 @@ export class UpdateEventDto {
   @LocationField() readonly location?: string | null;
   @CostField() readonly cost?: number;
   @SlotsField() readonly slots?: number | null;
+  @WaitlistEnabledField() readonly waitlist_enabled?: boolean;
   @StatusField('update') readonly status?: EventStatus;
   @SiteIdField() readonly site_id?: string | null;
 }
