@@ -16,20 +16,40 @@ export class Outbox {
   /** Returns the ids given to the events, in order. */
   async record(em: EntityManager, ...events: DomainEvent[]): Promise<string[]> {
     if (events.length === 0) return [];
+    const statement = this.statement(events, 1);
+    await em.query(statement.text, statement.values);
+    return statement.ids;
+  }
+
+  /**
+   * The INSERT that records `events`, with placeholders from `$firstParam` on, for a use case of one
+   * statement to run it as a data-modifying CTE beside its own write: one round trip, and the write
+   * and its announcement still succeed or fail together.
+   */
+  statement(events: DomainEvent[], firstParam: number): { text: string; values: unknown[]; ids: string[] } {
     const ids: string[] = [];
-    const values: string[] = [];
-    const params: unknown[] = [];
+    const rows: string[] = [];
+    const values: unknown[] = [];
     for (const event of events) {
-      const base = params.length;
-      values.push(`($${base + 1}, $${base + 2}, $${base + 3}, $${base + 4}::jsonb, $${base + 5}, $${base + 6})`);
+      const p = firstParam + values.length;
+      rows.push(
+        `($${p}::uuid, $${p + 1}::uuid, $${p + 2}, $${p + 3}::jsonb, $${p + 4}, $${p + 5}::timestamptz)`,
+      );
       const id = newId();
       ids.push(id);
-      params.push(id, event.organizationId, event.type, JSON.stringify(event.data), event.previousStatus ?? null, event.occurredAt);
+      values.push(
+        id,
+        event.organizationId,
+        event.type,
+        JSON.stringify(event.data),
+        event.previousStatus ?? null,
+        event.occurredAt,
+      );
     }
-    await em.query(
-      `INSERT INTO outbox_events (id, organization_id, type, data, previous_status, created_at) VALUES ${values.join(', ')}`,
-      params,
-    );
-    return ids;
+    return {
+      text: `INSERT INTO outbox_events (id, organization_id, type, data, previous_status, created_at) VALUES ${rows.join(', ')}`,
+      values,
+      ids,
+    };
   }
 }

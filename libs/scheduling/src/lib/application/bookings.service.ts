@@ -113,33 +113,31 @@ export class BookingsService {
     const eventType = refs.eventType?.found ? refs.eventType : null;
     const scheduleTimezone = refs.schedule.timezone;
     const now = this.clock.now();
-    // The insert and its announcement commit together; the overlap rule is still the constraint's.
-    return this.dataSource.transaction(async (tx) => {
-      const created = await this.bookings.insert(tx, {
-        id: newId(),
-        organizationId,
-        scheduleId: command.scheduleId,
-        eventTypeId,
-        startTime: command.startTime,
-        endTime: command.endTime,
-        timezone: command.timezone ?? scheduleTimezone,
-        status: 'PENDING',
-        title: command.title ?? defaultBookingTitle(eventType?.title),
-        location: command.location ?? null,
-        locationType: command.locationType ?? eventType?.locationType ?? null,
-        attendeeName: command.attendee.name,
-        attendeeEmail: command.attendee.email,
-        attendeePhone: command.attendee.phone ?? null,
-        attendeeTimezone: command.attendee.timezone ?? null,
-        attendeeNotes: command.attendee.notes ?? null,
-        metadata: command.metadata ?? {},
-        createdAt: now,
-        updatedAt: now,
-        cancelledAt: null,
-      });
-      await this.announce(tx, 'booking.created', created);
-      return created;
-    });
+    const booking: Booking = {
+      id: newId(),
+      organizationId,
+      scheduleId: command.scheduleId,
+      eventTypeId,
+      startTime: command.startTime,
+      endTime: command.endTime,
+      timezone: command.timezone ?? scheduleTimezone,
+      status: 'PENDING',
+      title: command.title ?? defaultBookingTitle(eventType?.title),
+      location: command.location ?? null,
+      locationType: command.locationType ?? eventType?.locationType ?? null,
+      attendeeName: command.attendee.name,
+      attendeeEmail: command.attendee.email,
+      attendeePhone: command.attendee.phone ?? null,
+      attendeeTimezone: command.attendee.timezone ?? null,
+      attendeeNotes: command.attendee.notes ?? null,
+      metadata: command.metadata ?? {},
+      createdAt: now,
+      updatedAt: now,
+      cancelledAt: null,
+    };
+    // One statement writes the booking and its announcement (both or neither); the overlap rule is
+    // still the exclusion constraint's.
+    return this.bookings.insert(em, booking, this.event('booking.created', booking));
   }
 
   /** Records the booking event in the transaction of the change (`booking.confirmed` etc. carry previous_status). */
@@ -149,6 +147,10 @@ export class BookingsService {
     booking: Booking,
     previousStatus?: string,
   ): Promise<void> {
+    await this.outbox.record(em, this.event(type, booking, previousStatus));
+  }
+
+  private event(type: string, booking: Booking, previousStatus?: string): DomainEvent {
     const event: DomainEvent = {
       type,
       organizationId: booking.organizationId,
@@ -156,7 +158,7 @@ export class BookingsService {
       occurredAt: this.clock.now(),
     };
     if (previousStatus !== undefined) event.previousStatus = previousStatus;
-    await this.outbox.record(em, event);
+    return event;
   }
 
   async get(organizationId: string, id: string): Promise<Booking> {

@@ -1,4 +1,4 @@
-import { SqlClient } from '@almanac/shared';
+import { DomainEvent, Outbox, SqlClient } from '@almanac/shared';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Booking } from '../domain/booking';
@@ -72,7 +72,10 @@ export function toBooking(row: BookingRow): Booking {
 export class BookingRepository {
   private readonly thin: RunSql;
 
-  constructor(private readonly sql: SqlClient) {
+  constructor(
+    private readonly sql: SqlClient,
+    private readonly outbox: Outbox,
+  ) {
     this.thin = async <R>(text: string, params: unknown[]) => (await sql.query<R>(text, params)).rows;
   }
 
@@ -85,10 +88,21 @@ export class BookingRepository {
     return <R>(text: string, params: unknown[]) => rowsOf<R>(em, text, params);
   }
 
-  /** Throws `BookingOverlapError` when the time is taken, `InvalidReferenceError` when a referenced row vanished. */
-  async insert(em: EntityManager, b: Booking): Promise<Booking> {
+  /**
+   * Throws `BookingOverlapError` when the time is taken, `InvalidReferenceError` when a referenced row
+   * vanished. With `announce`, the booking and its outbox event are written by one statement (a
+   * data-modifying CTE): both or neither, in one round trip.
+   */
+  async insert(em: EntityManager, b: Booking, announce?: DomainEvent): Promise<Booking> {
     try {
-      const query = bookingInsertQuery(b);
+      let query = bookingInsertQuery(b);
+      if (announce) {
+        const event = this.outbox.statement([announce], query.values.length + 1);
+        query = {
+          text: `WITH created AS (${query.text}), announced AS (${event.text}) SELECT * FROM created`,
+          values: [...query.values, ...event.values],
+        };
+      }
       const rows = await this.runner(em)<BookingRow>(query.text, query.values);
       return toBooking(rows[0]!);
     } catch (error) {
@@ -137,7 +151,13 @@ export class BookingRepository {
     now: Date,
     expectedStatus: BookingStatus,
   ): Promise<Booking | null> {
-    return this.update(em, organizationId, id, { status: 'CANCELLED', cancelledAt: now, updatedAt: now }, expectedStatus);
+    return this.update(
+      em,
+      organizationId,
+      id,
+      { status: 'CANCELLED', cancelledAt: now, updatedAt: now },
+      expectedStatus,
+    );
   }
 
   async list(
@@ -147,7 +167,13 @@ export class BookingRepository {
     page: { limit: number; offset: number },
   ): Promise<{ items: Booking[]; total: number }> {
     const queries = bookingListQueries(organizationId, filter, page);
-    const { rows, total } = await pageWithTotal<BookingRow>(this.runner(em), queries.page.text, queries.count.text, queries.page.values, page.offset);
+    const { rows, total } = await pageWithTotal<BookingRow>(
+      this.runner(em),
+      queries.page.text,
+      queries.count.text,
+      queries.page.values,
+      page.offset,
+    );
     return { items: rows.map(toBooking), total };
   }
 
