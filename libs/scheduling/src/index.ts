@@ -1,6 +1,7 @@
 import type { MigrationClass } from '@almanac/shared';
 import { SchedulingInit1763700001000 } from './lib/infrastructure/migrations/1763700001000-scheduling-init';
 import { ImportedBookingLink1764010000100 } from './lib/infrastructure/migrations/1764010000100-imported-booking-link';
+import { CalendarFeeds1764050000000 } from './lib/infrastructure/migrations/1764050000000-calendar-feeds';
 
 export { SchedulingModule } from './lib/scheduling.module';
 /** For calendar-sync: imports occurrences of an external calendar as bookings. */
@@ -12,4 +13,8 @@ export {
 export { SchedulingInit1763700001000 };
 
 /** This context's migrations, in order; the app runs them with every other context's. */
-export const schedulingMigrations: MigrationClass[] = [SchedulingInit1763700001000, ImportedBookingLink1764010000100];
+export const schedulingMigrations: MigrationClass[] = [
+  SchedulingInit1763700001000,
+  ImportedBookingLink1764010000100,
+  CalendarFeeds1764050000000,
+];

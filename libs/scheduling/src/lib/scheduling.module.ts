@@ -1,19 +1,34 @@
 import { Module } from '@nestjs/common';
 import { BookingsController } from './api/bookings.controller';
+import {
+  BookingCalendarController,
+  CalendarFeedsController,
+  PublicCalendarController,
+} from './api/calendar-feeds.controller';
 import { EventTypesController } from './api/event-types.controller';
 import { SchedulesController } from './api/schedules.controller';
 import { BookingsService } from './application/bookings.service';
+import { CalendarFeedsService } from './application/calendar-feeds.service';
 import { EventTypesService } from './application/event-types.service';
 import { ExternalBookingsService } from './application/external-bookings.service';
 import { SchedulesService } from './application/schedules.service';
 import { BookingRepository } from './infrastructure/booking.repository';
+import { CalendarFeedRepository } from './infrastructure/calendar-feed.repository';
 import { EventTypeRepository } from './infrastructure/event-type.repository';
 import { ExternalBookingRepository } from './infrastructure/external-booking.repository';
 import { ScheduleRepository } from './infrastructure/schedule.repository';
 
 /** Schedules, bookings (with their state machine) and event types; raw SQL repositories, no ORM entities. */
 @Module({
-  controllers: [SchedulesController, BookingsController, EventTypesController],
+  // The calendar routes come first: `/bookings/{id}/calendar.ics` must not be read as a booking id.
+  controllers: [
+    BookingCalendarController,
+    CalendarFeedsController,
+    PublicCalendarController,
+    SchedulesController,
+    BookingsController,
+    EventTypesController,
+  ],
   providers: [
     ScheduleRepository,
     BookingRepository,
@@ -23,6 +38,8 @@ import { ScheduleRepository } from './infrastructure/schedule.repository';
     BookingsService,
     EventTypesService,
     ExternalBookingsService,
+    CalendarFeedRepository,
+    CalendarFeedsService,
   ],
   exports: [ExternalBookingsService],
 })

@@ -1,7 +1,15 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { Principal, RequireScope, V1Controller, type ApiPrincipal } from '@almanac/identity';
-import { ApiDataResponse, ApiListResponse, ApiProblems, ListResponse, pageOf, resolvePage, UuidParam } from '@almanac/shared';
+import {
+  ApiDataResponse,
+  ApiListResponse,
+  ApiProblems,
+  ListResponse,
+  pageOf,
+  resolvePage,
+  UuidParam,
+} from '@almanac/shared';
 import type { Response } from 'express';
 import { BookingsService } from '../application/bookings.service';
 import {
@@ -19,10 +27,16 @@ export class BookingsController {
 
   @Get()
   @RequireScope('bookings:read')
-  @ApiOperation({ summary: 'List bookings', description: 'Filters combine with AND. Ordered by start_time, then id.' })
+  @ApiOperation({
+    summary: 'List bookings',
+    description: 'Filters combine with AND. Ordered by start_time, then id.',
+  })
   @ApiListResponse(BookingResponse)
   @ApiProblems(400, 403)
-  async list(@Principal() principal: ApiPrincipal, @Query() query: BookingListQuery): Promise<ListResponse<BookingResponse>> {
+  async list(
+    @Principal() principal: ApiPrincipal,
+    @Query() query: BookingListQuery,
+  ): Promise<ListResponse<BookingResponse>> {
     const page = resolvePage(query, 50);
     const { items, total } = await this.bookings.list(
       principal.organizationId,
@@ -57,7 +71,7 @@ export class BookingsController {
   @ApiOperation({
     summary: 'Create a booking',
     description:
-      'A new booking is PENDING (whatever the event type\'s requires_approval). 409 booking_overlap when the time overlaps a PENDING or CONFIRMED booking of the schedule; 422 invalid_reference for an unknown schedule_id or event_type_id.',
+      "A new booking is PENDING (whatever the event type's requires_approval). 409 booking_overlap when the time overlaps a PENDING or CONFIRMED booking of the schedule; 422 invalid_reference for an unknown schedule_id or event_type_id.",
   })
   @ApiDataResponse(BookingResponse, 201, 'The new booking; Location names it')
   @ApiProblems(400, 403, 409, 413, 415, 422)

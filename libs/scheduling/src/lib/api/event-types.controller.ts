@@ -1,7 +1,15 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { Principal, RequireScope, V1Controller, type ApiPrincipal } from '@almanac/identity';
-import { ApiDataResponse, ApiListResponse, ApiProblems, ListResponse, pageOf, resolvePage, UuidParam } from '@almanac/shared';
+import {
+  ApiDataResponse,
+  ApiListResponse,
+  ApiProblems,
+  ListResponse,
+  pageOf,
+  resolvePage,
+  UuidParam,
+} from '@almanac/shared';
 import type { Response } from 'express';
 import { EventTypesService, UpdateEventTypeCommand } from '../application/event-types.service';
 import {
@@ -21,7 +29,8 @@ export class EventTypesController {
   @RequireScope('bookings:read')
   @ApiOperation({
     summary: 'List event types',
-    description: 'active=true (default) lists active types, active=false inactive ones. Ordered by created_at, then id.',
+    description:
+      'active=true (default) lists active types, active=false inactive ones. Ordered by created_at, then id.',
   })
   @ApiListResponse(EventTypeResponse)
   @ApiProblems(400, 403)

@@ -13,7 +13,12 @@ import {
 } from '@almanac/shared';
 import type { Response } from 'express';
 import { SchedulesService } from '../application/schedules.service';
-import { CreateScheduleDto, ScheduleDeletedResponse, ScheduleResponse, UpdateScheduleDto } from './dto/schedule.dto';
+import {
+  CreateScheduleDto,
+  ScheduleDeletedResponse,
+  ScheduleResponse,
+  UpdateScheduleDto,
+} from './dto/schedule.dto';
 import { toScheduleResponse } from './scheduling.mappers';
 
 @V1Controller('schedules', 'schedules')
@@ -25,7 +30,10 @@ export class SchedulesController {
   @ApiOperation({ summary: 'List schedules', description: 'Ordered by created_at, then id.' })
   @ApiListResponse(ScheduleResponse)
   @ApiProblems(400, 403)
-  async list(@Principal() principal: ApiPrincipal, @Query() query: PageQuery): Promise<ListResponse<ScheduleResponse>> {
+  async list(
+    @Principal() principal: ApiPrincipal,
+    @Query() query: PageQuery,
+  ): Promise<ListResponse<ScheduleResponse>> {
     const page = resolvePage(query, 50);
     const { items, total } = await this.schedules.list(principal.organizationId, page);
     return pageOf(items.map(toScheduleResponse), total, page);
@@ -45,7 +53,10 @@ export class SchedulesController {
 
   @Post()
   @RequireScope('bookings:write')
-  @ApiOperation({ summary: 'Create a schedule', description: 'Bookings are made against schedules. timezone defaults to UTC.' })
+  @ApiOperation({
+    summary: 'Create a schedule',
+    description: 'Bookings are made against schedules. timezone defaults to UTC.',
+  })
   @ApiDataResponse(ScheduleResponse, 201, 'The new schedule; Location names it')
   @ApiProblems(400, 403, 413, 415)
   async create(
@@ -53,7 +64,10 @@ export class SchedulesController {
     @Body() body: CreateScheduleDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ data: ScheduleResponse }> {
-    const schedule = await this.schedules.create(principal.organizationId, { name: body.name, timezone: body.timezone });
+    const schedule = await this.schedules.create(principal.organizationId, {
+      name: body.name,
+      timezone: body.timezone,
+    });
     res.setHeader('Location', `/api/v1/schedules/${schedule.id}`);
     return { data: toScheduleResponse(schedule) };
   }
@@ -68,7 +82,10 @@ export class SchedulesController {
     @Param('id', UuidParam('Schedule')) id: string,
     @Body() body: UpdateScheduleDto,
   ): Promise<{ data: ScheduleResponse }> {
-    const schedule = await this.schedules.update(principal.organizationId, id, { name: body.name, timezone: body.timezone });
+    const schedule = await this.schedules.update(principal.organizationId, id, {
+      name: body.name,
+      timezone: body.timezone,
+    });
     return { data: toScheduleResponse(schedule) };
   }
 

@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, firstFreeSlug, newId, NotFoundError, Page, slugify, SlugTakenError, ValidationFailedError } from '@almanac/shared';
+import {
+  Clock,
+  firstFreeSlug,
+  newId,
+  NotFoundError,
+  Page,
+  slugify,
+  SlugTakenError,
+  ValidationFailedError,
+} from '@almanac/shared';
 import { DataSource } from 'typeorm';
 import { EventType } from '../domain/event-type';
 import { DEFAULT_EVENT_TYPE_LOCATION, LocationType } from '../domain/location-type';
@@ -52,7 +61,8 @@ export class EventTypesService {
       createdAt: now,
       updatedAt: now,
     });
-    if (command.slug !== undefined) return this.eventTypes.insert(this.dataSource.manager, draft(command.slug));
+    if (command.slug !== undefined)
+      return this.eventTypes.insert(this.dataSource.manager, draft(command.slug));
 
     const base = slugify(command.title);
     let lastError: unknown;
@@ -73,7 +83,11 @@ export class EventTypesService {
     throw lastError;
   }
 
-  async list(organizationId: string, active: boolean, page: Page): Promise<{ items: EventType[]; total: number }> {
+  async list(
+    organizationId: string,
+    active: boolean,
+    page: Page,
+  ): Promise<{ items: EventType[]; total: number }> {
     return this.eventTypes.list(this.dataSource.manager, organizationId, active, page);
   }
 
@@ -89,7 +103,9 @@ export class EventTypesService {
       if (value !== undefined) (changes as Record<string, unknown>)[key] = value;
     }
     if (Object.keys(changes).length === 1) {
-      throw new ValidationFailedError([{ field: 'body', message: 'must contain at least one field to update' }]);
+      throw new ValidationFailedError([
+        { field: 'body', message: 'must contain at least one field to update' },
+      ]);
     }
     const updated = await this.eventTypes.update(this.dataSource.manager, organizationId, id, changes);
     if (!updated) throw new NotFoundError('Event type');
@@ -97,7 +113,8 @@ export class EventTypesService {
   }
 
   async delete(organizationId: string, id: string): Promise<{ id: string }> {
-    if (!(await this.eventTypes.delete(this.dataSource.manager, organizationId, id))) throw new NotFoundError('Event type');
+    if (!(await this.eventTypes.delete(this.dataSource.manager, organizationId, id)))
+      throw new NotFoundError('Event type');
     return { id };
   }
 }

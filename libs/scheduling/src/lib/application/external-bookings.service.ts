@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, DomainEvent, InvalidReferenceError, isUuid, newId, Outbox, PG_EXCLUSION_VIOLATION, pgErrorOf } from '@almanac/shared';
+import {
+  Clock,
+  DomainEvent,
+  InvalidReferenceError,
+  isUuid,
+  newId,
+  Outbox,
+  PG_EXCLUSION_VIOLATION,
+  pgErrorOf,
+} from '@almanac/shared';
 import { toBookingResponse } from '../api/scheduling.mappers';
 import { BookingRepository } from '../infrastructure/booking.repository';
 import { DataSource, EntityManager } from 'typeorm';
@@ -161,9 +170,10 @@ export class ExternalBookingsService {
     }
     const { organizationId, scheduleId, rangeStart, rangeEnd } = input;
     // KEY SHARE: the schedule cannot be deleted under the import.
-    const timezone = isUuid(organizationId) && isUuid(scheduleId)
-      ? ((await this.schedules.findById(em, organizationId, scheduleId, 'key share'))?.timezone ?? null)
-      : null;
+    const timezone =
+      isUuid(organizationId) && isUuid(scheduleId)
+        ? ((await this.schedules.findById(em, organizationId, scheduleId, 'key share'))?.timezone ?? null)
+        : null;
     if (timezone === null) throw new InvalidReferenceError('schedule_id');
 
     const outcome: ExternalSyncOutcome = { synced: 0, updated: 0, cancelled: 0, duplicate: 0, conflict: 0 };
@@ -179,7 +189,14 @@ export class ExternalBookingsService {
     }
 
     const uids = [...new Set([...wanted.values()].map((o) => o.externalUid))];
-    const existingRows = await this.repository.loadImported(em, organizationId, scheduleId, rangeStart, rangeEnd, uids);
+    const existingRows = await this.repository.loadImported(
+      em,
+      organizationId,
+      scheduleId,
+      rangeStart,
+      rangeEnd,
+      uids,
+    );
     const existing = new Map<string, ImportedBookingRow>();
     for (const row of existingRows) {
       const key = keyOf(row.external_uid ?? '', normalizeRecurrenceId(row.recurrence_id));
@@ -245,7 +262,14 @@ export class ExternalBookingsService {
     for (let i = 0; i < inserts.length; i += BATCH_SIZE) {
       const batch = inserts.slice(i, i + BATCH_SIZE);
       const done = await this.splitOnOverlap(em, batch, async (rows) => {
-        const ids = await this.repository.insertIgnoringOverlaps(em, organizationId, scheduleId, timezone, now, rows);
+        const ids = await this.repository.insertIgnoringOverlaps(
+          em,
+          organizationId,
+          scheduleId,
+          timezone,
+          now,
+          rows,
+        );
         insertedIds.push(...ids);
         return ids.size;
       });
@@ -253,7 +277,11 @@ export class ExternalBookingsService {
       // Rows skipped by ON CONFLICT DO NOTHING overlapped something, as did rows isolated by splitting.
       outcome.conflict += batch.length - done.value;
     }
-    await this.announce(em, organizationId, existingRows, { cancelled: cancelledIds, updated: updatedIds, inserted: insertedIds });
+    await this.announce(em, organizationId, existingRows, {
+      cancelled: cancelledIds,
+      updated: updatedIds,
+      inserted: insertedIds,
+    });
     return outcome;
   }
 
@@ -268,14 +296,23 @@ export class ExternalBookingsService {
     ids: { cancelled: string[]; updated: string[]; inserted: string[] },
   ): Promise<void> {
     const previous = new Map(before.map((row) => [row.id, row.status]));
-    const changed = await this.bookings.findByIds(em, organizationId, [...ids.cancelled, ...ids.updated, ...ids.inserted]);
+    const changed = await this.bookings.findByIds(em, organizationId, [
+      ...ids.cancelled,
+      ...ids.updated,
+      ...ids.inserted,
+    ]);
     const byId = new Map(changed.map((b) => [b.id, b]));
     const occurredAt = this.clock.now();
     const events: DomainEvent[] = [];
     const push = (id: string, type: string, previousStatus?: string) => {
       const booking = byId.get(id);
       if (!booking) return;
-      const event: DomainEvent = { type, organizationId, data: toBookingResponse(booking) as unknown as Record<string, unknown>, occurredAt };
+      const event: DomainEvent = {
+        type,
+        organizationId,
+        data: toBookingResponse(booking) as unknown as Record<string, unknown>,
+        occurredAt,
+      };
       if (previousStatus !== undefined) event.previousStatus = previousStatus;
       events.push(event);
     };

@@ -48,7 +48,9 @@ export class SchedulesService {
 
   async update(organizationId: string, id: string, command: UpdateScheduleCommand): Promise<Schedule> {
     if (command.name === undefined && command.timezone === undefined) {
-      throw new ValidationFailedError([{ field: 'body', message: 'must contain at least one of name, timezone' }]);
+      throw new ValidationFailedError([
+        { field: 'body', message: 'must contain at least one of name, timezone' },
+      ]);
     }
     const updated = await this.schedules.update(this.dataSource.manager, organizationId, id, {
       ...command,

@@ -21,7 +21,8 @@ export function metadataProblems(value: unknown): string[] {
   if (!isPlainObject(value)) return ['must be an object of keys to string, number, boolean or null values'];
   const problems: string[] = [];
   const keys = Object.keys(value);
-  if (keys.length > METADATA_MAX_KEYS) problems.push(`must have at most ${METADATA_MAX_KEYS} keys (got ${keys.length})`);
+  if (keys.length > METADATA_MAX_KEYS)
+    problems.push(`must have at most ${METADATA_MAX_KEYS} keys (got ${keys.length})`);
   for (const key of keys) {
     const shown = key.length > 60 ? `${key.slice(0, 60)}…` : key;
     if (key.length === 0 || key.length > METADATA_MAX_KEY_LENGTH) {

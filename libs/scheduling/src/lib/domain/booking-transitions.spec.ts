@@ -9,10 +9,20 @@ import {
 } from './booking-status';
 
 /** Interface §3.1, written out independently of the table under test. */
-const ALLOWED = new Set(['PENDING>CONFIRMED', 'PENDING>CANCELLED', 'CONFIRMED>COMPLETED', 'CONFIRMED>CANCELLED', 'CONFIRMED>NO_SHOW']);
+const ALLOWED = new Set([
+  'PENDING>CONFIRMED',
+  'PENDING>CANCELLED',
+  'CONFIRMED>COMPLETED',
+  'CONFIRMED>CANCELLED',
+  'CONFIRMED>NO_SHOW',
+]);
 
 const pairs: [BookingStatus, BookingStatus, boolean][] = BOOKING_STATUSES.flatMap((from) =>
-  BOOKING_STATUSES.map((to): [BookingStatus, BookingStatus, boolean] => [from, to, ALLOWED.has(`${from}>${to}`)]),
+  BOOKING_STATUSES.map((to): [BookingStatus, BookingStatus, boolean] => [
+    from,
+    to,
+    ALLOWED.has(`${from}>${to}`),
+  ]),
 );
 
 function codeOf(fn: () => void): string | null {

@@ -64,11 +64,17 @@ const CHANGE_COLUMNS: Readonly<Record<keyof BookingChanges, string>> = {
 };
 
 export function bookingByIdQuery(organizationId: string, id: string): SqlStatement {
-  return { text: `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE organization_id = $1 AND id = $2`, values: [organizationId, id] };
+  return {
+    text: `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE organization_id = $1 AND id = $2`,
+    values: [organizationId, id],
+  };
 }
 
 export function bookingsByIdsQuery(organizationId: string, ids: string[]): SqlStatement {
-  return { text: `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE organization_id = $1 AND id = ANY ($2::uuid[]) ORDER BY start_time, id`, values: [organizationId, ids] };
+  return {
+    text: `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE organization_id = $1 AND id = ANY ($2::uuid[]) ORDER BY start_time, id`,
+    values: [organizationId, ids],
+  };
 }
 
 export function bookingInsertQuery(b: Booking): SqlStatement {
@@ -112,7 +118,8 @@ export function bookingUpdateQuery(
   expectedStatus?: BookingStatus,
 ): SqlStatement {
   const p = new Params();
-  const toWrite = changes.metadata === undefined ? changes : { ...changes, metadata: JSON.stringify(changes.metadata) };
+  const toWrite =
+    changes.metadata === undefined ? changes : { ...changes, metadata: JSON.stringify(changes.metadata) };
   const set = setClause(p, toWrite, CHANGE_COLUMNS);
   let where = `organization_id = ${p.add(organizationId)} AND id = ${p.add(id)}`;
   if (expectedStatus) where += ` AND status = ${p.add(expectedStatus)}`;
@@ -137,7 +144,9 @@ export function bookingListQueries(
   if (filter.startsBefore) where.push(`start_time < ${p.add(filter.startsBefore)}`);
   if (filter.startsAtOrBefore) where.push(`start_time <= ${p.add(filter.startsAtOrBefore)}`);
   if (filter.attendeeEmailContains !== undefined) {
-    where.push(`lower(attendee_email) LIKE ${p.add(`%${likeLiteral(filter.attendeeEmailContains.toLowerCase())}%`)} ESCAPE '\\'`);
+    where.push(
+      `lower(attendee_email) LIKE ${p.add(`%${likeLiteral(filter.attendeeEmailContains.toLowerCase())}%`)} ESCAPE '\\'`,
+    );
   }
   const condition = where.join(' AND ');
   const countValues = [...p.values];
@@ -154,7 +163,11 @@ export function bookingListQueries(
 }
 
 /** The schedule's time zone and the event type's title and location type, in one round trip. */
-export function bookingReferencesQuery(organizationId: string, scheduleId: string, eventTypeId: string | null): SqlStatement {
+export function bookingReferencesQuery(
+  organizationId: string,
+  scheduleId: string,
+  eventTypeId: string | null,
+): SqlStatement {
   return {
     text: `SELECT
          (SELECT timezone FROM schedules WHERE organization_id = $1 AND id = $2) AS schedule_timezone,

@@ -29,7 +29,15 @@ const COLUMNS =
 export type EventTypeChanges = Partial<
   Pick<
     EventType,
-    'title' | 'slug' | 'description' | 'duration' | 'locationType' | 'locationDetails' | 'color' | 'requiresApproval' | 'isActive'
+    | 'title'
+    | 'slug'
+    | 'description'
+    | 'duration'
+    | 'locationType'
+    | 'locationDetails'
+    | 'color'
+    | 'requiresApproval'
+    | 'isActive'
   >
 > & { updatedAt: Date };
 
@@ -66,7 +74,8 @@ function toEventType(row: EventTypeRow): EventType {
 
 function translate(error: unknown, slug: string | undefined): unknown {
   const { code, constraint } = pgErrorOf(error);
-  if (code === PG_UNIQUE_VIOLATION && constraint === 'event_types_slug_key') return new SlugTakenError(slug ?? '');
+  if (code === PG_UNIQUE_VIOLATION && constraint === 'event_types_slug_key')
+    return new SlugTakenError(slug ?? '');
   return error;
 }
 
@@ -143,7 +152,12 @@ export class EventTypeRepository {
   }
 
   /** Throws `SlugTakenError` when the new slug is taken. */
-  async update(em: EntityManager, organizationId: string, id: string, changes: EventTypeChanges): Promise<EventType | null> {
+  async update(
+    em: EntityManager,
+    organizationId: string,
+    id: string,
+    changes: EventTypeChanges,
+  ): Promise<EventType | null> {
     const p = new Params();
     const set = setClause(p, changes, CHANGE_COLUMNS);
     try {
@@ -161,10 +175,11 @@ export class EventTypeRepository {
 
   /** Bookings of the type keep their history: the foreign key sets their `event_type_id` to null. */
   async delete(em: EntityManager, organizationId: string, id: string): Promise<boolean> {
-    const rows = await rowsOf(em, 'DELETE FROM event_types WHERE organization_id = $1 AND id = $2 RETURNING id', [
-      organizationId,
-      id,
-    ]);
+    const rows = await rowsOf(
+      em,
+      'DELETE FROM event_types WHERE organization_id = $1 AND id = $2 RETURNING id',
+      [organizationId, id],
+    );
     return rows.length > 0;
   }
 }

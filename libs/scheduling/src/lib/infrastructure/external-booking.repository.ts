@@ -37,7 +37,6 @@ export interface ImportUpdateRow extends Omit<ImportRow, 'externalUid' | 'recurr
   reactivate: boolean;
 }
 
-
 /** Set-based statements for the calendar import: one statement per batch, never one per row. */
 @Injectable()
 export class ExternalBookingRepository {
@@ -115,7 +114,12 @@ export class ExternalBookingRepository {
    * Moves or re-details imported bookings that still hold their time, or revives ones this import
    * cancelled. Fails as a whole (23P01) when one of them would overlap: the caller splits the batch.
    */
-  async updateMany(em: EntityManager, organizationId: string, now: Date, rows: ImportUpdateRow[]): Promise<string[]> {
+  async updateMany(
+    em: EntityManager,
+    organizationId: string,
+    now: Date,
+    rows: ImportUpdateRow[],
+  ): Promise<string[]> {
     const updated = await rowsOf<{ id: string }>(
       em,
       `UPDATE bookings b

@@ -33,7 +33,14 @@ export class ScheduleRepository {
       em,
       `INSERT INTO schedules (id, organization_id, name, timezone, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
-      [schedule.id, schedule.organizationId, schedule.name, schedule.timezone, schedule.createdAt, schedule.updatedAt],
+      [
+        schedule.id,
+        schedule.organizationId,
+        schedule.name,
+        schedule.timezone,
+        schedule.createdAt,
+        schedule.updatedAt,
+      ],
     );
     return toSchedule(rows[0]!);
   }
@@ -97,10 +104,11 @@ export class ScheduleRepository {
 
   /** Deletes the schedule; its (finished or cancelled) bookings go with it through the foreign key. */
   async delete(em: EntityManager, organizationId: string, id: string): Promise<boolean> {
-    const rows = await rowsOf(em, 'DELETE FROM schedules WHERE organization_id = $1 AND id = $2 RETURNING id', [
-      organizationId,
-      id,
-    ]);
+    const rows = await rowsOf(
+      em,
+      'DELETE FROM schedules WHERE organization_id = $1 AND id = $2 RETURNING id',
+      [organizationId, id],
+    );
     return rows.length > 0;
   }
 }

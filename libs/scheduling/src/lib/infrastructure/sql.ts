@@ -1,4 +1,10 @@
-import { InvalidReferenceError, PG_EXCLUSION_VIOLATION, PG_FOREIGN_KEY_VIOLATION, pgErrorOf, returnedRows } from '@almanac/shared';
+import {
+  InvalidReferenceError,
+  PG_EXCLUSION_VIOLATION,
+  PG_FOREIGN_KEY_VIOLATION,
+  pgErrorOf,
+  returnedRows,
+} from '@almanac/shared';
 import type { EntityManager } from 'typeorm';
 import { BookingOverlapError } from '../domain/scheduling-errors';
 
@@ -42,8 +48,10 @@ export async function pageWithTotal<R extends { total?: unknown }>(
  */
 export function translateBookingWriteError(error: unknown): unknown {
   const { code, constraint } = pgErrorOf(error);
-  if (code === PG_EXCLUSION_VIOLATION && constraint === 'bookings_no_overlap') return new BookingOverlapError();
-  if (code === PG_FOREIGN_KEY_VIOLATION && constraint === 'bookings_schedule_fkey') return new InvalidReferenceError('schedule_id');
+  if (code === PG_EXCLUSION_VIOLATION && constraint === 'bookings_no_overlap')
+    return new BookingOverlapError();
+  if (code === PG_FOREIGN_KEY_VIOLATION && constraint === 'bookings_schedule_fkey')
+    return new InvalidReferenceError('schedule_id');
   if (code === PG_FOREIGN_KEY_VIOLATION && constraint === 'bookings_event_type_fkey') {
     return new InvalidReferenceError('event_type_id');
   }

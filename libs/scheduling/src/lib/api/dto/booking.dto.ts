@@ -1,5 +1,13 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDateOrDateTime, IsDateTimeWithZone, IsIanaTimeZone, IsSupportedInstant, OptionalNotNull, PageQuery, QueryBoolean } from '@almanac/shared';
+import {
+  IsDateOrDateTime,
+  IsDateTimeWithZone,
+  IsIanaTimeZone,
+  IsSupportedInstant,
+  OptionalNotNull,
+  PageQuery,
+  QueryBoolean,
+} from '@almanac/shared';
 import { Type } from 'class-transformer';
 import {
   IsBoolean,
@@ -48,7 +56,12 @@ export class AttendeeInput {
   @MaxLength(50)
   readonly phone?: string | null;
 
-  @ApiPropertyOptional({ example: 'Europe/London', description: 'IANA time zone name', nullable: true, type: String })
+  @ApiPropertyOptional({
+    example: 'Europe/London',
+    description: 'IANA time zone name',
+    nullable: true,
+    type: String,
+  })
   @IsOptional()
   @IsIanaTimeZone()
   readonly timezone?: string | null;
@@ -61,11 +74,18 @@ export class AttendeeInput {
 }
 
 export class CreateBookingDto {
-  @ApiProperty({ format: 'uuid', description: 'A schedule of this organization (else 422 invalid_reference)' })
+  @ApiProperty({
+    format: 'uuid',
+    description: 'A schedule of this organization (else 422 invalid_reference)',
+  })
   @IsString()
   readonly schedule_id!: string;
 
-  @ApiProperty({ example: '2026-11-21T10:00:00+01:00', format: 'date-time', description: 'ISO 8601 with Z or an offset' })
+  @ApiProperty({
+    example: '2026-11-21T10:00:00+01:00',
+    format: 'date-time',
+    description: 'ISO 8601 with Z or an offset',
+  })
   @IsDateTimeWithZone()
   @IsSupportedInstant()
   readonly start_time!: string;
@@ -83,12 +103,22 @@ export class CreateBookingDto {
   @Type(() => AttendeeInput)
   readonly attendee!: AttendeeInput;
 
-  @ApiPropertyOptional({ format: 'uuid', nullable: true, type: String, description: 'An event type of this organization (else 422)' })
+  @ApiPropertyOptional({
+    format: 'uuid',
+    nullable: true,
+    type: String,
+    description: 'An event type of this organization (else 422)',
+  })
   @IsOptional()
   @IsString()
   readonly event_type_id?: string | null;
 
-  @ApiPropertyOptional({ example: 'Europe/Paris', description: "IANA time zone name; default: the schedule's", nullable: true, type: String })
+  @ApiPropertyOptional({
+    example: 'Europe/Paris',
+    description: "IANA time zone name; default: the schedule's",
+    nullable: true,
+    type: String,
+  })
   @IsOptional()
   @IsIanaTimeZone()
   readonly timezone?: string | null;
@@ -106,7 +136,12 @@ export class CreateBookingDto {
   @MaxLength(300)
   readonly title?: string | null;
 
-  @ApiPropertyOptional({ example: 'https://meet.example.com/abc', maxLength: 500, nullable: true, type: String })
+  @ApiPropertyOptional({
+    example: 'https://meet.example.com/abc',
+    maxLength: 500,
+    nullable: true,
+    type: String,
+  })
   @IsOptional()
   @IsString()
   @MaxLength(500)
@@ -178,7 +213,10 @@ export class UpdateBookingDto {
   @IsIn(BOOKING_STATUSES)
   readonly status?: BookingStatus;
 
-  @ApiPropertyOptional({ format: 'date-time', description: 'With end_time: reschedule (PENDING or CONFIRMED only)' })
+  @ApiPropertyOptional({
+    format: 'date-time',
+    description: 'With end_time: reschedule (PENDING or CONFIRMED only)',
+  })
   @ValidateIf((o: UpdateBookingDto) => o.start_time !== undefined || o.end_time !== undefined)
   @IsDefined({ message: 'is required together with end_time' })
   @IsDateTimeWithZone()
@@ -216,7 +254,10 @@ export class UpdateBookingDto {
   @IsIanaTimeZone()
   readonly timezone?: string;
 
-  @ApiPropertyOptional({ ...METADATA_DOC, description: `Replaces the whole object. ${METADATA_DOC.description}` })
+  @ApiPropertyOptional({
+    ...METADATA_DOC,
+    description: `Replaces the whole object. ${METADATA_DOC.description}`,
+  })
   @OptionalNotNull()
   @RawJson()
   @IsBookingMetadata()
@@ -246,7 +287,10 @@ export class BookingListQuery extends PageQuery {
   @IsIn(BOOKING_STATUSES)
   readonly status?: BookingStatus;
 
-  @ApiPropertyOptional({ type: Boolean, description: 'true: only bookings starting now or later; false: no filter' })
+  @ApiPropertyOptional({
+    type: Boolean,
+    description: 'true: only bookings starting now or later; false: no filter',
+  })
   @IsOptional()
   @QueryBoolean()
   @IsBoolean()
@@ -268,7 +312,10 @@ export class BookingListQuery extends PageQuery {
   @IsDateOrDateTime()
   readonly end_date?: string;
 
-  @ApiPropertyOptional({ example: 'example.com', description: 'Case-insensitive substring of the attendee e-mail' })
+  @ApiPropertyOptional({
+    example: 'example.com',
+    description: 'Case-insensitive substring of the attendee e-mail',
+  })
   @IsOptional()
   @IsString()
   @MinLength(1)
@@ -281,7 +328,12 @@ export class BookingResponse {
   readonly id!: string;
   @ApiProperty({ format: 'uuid' })
   readonly schedule_id!: string;
-  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: 'null when none, or when the event type was deleted' })
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'null when none, or when the event type was deleted',
+  })
   readonly event_type_id!: string | null;
   @ApiProperty({ format: 'date-time', example: '2026-11-21T09:00:00.000Z' })
   readonly start_time!: string;
@@ -295,7 +347,12 @@ export class BookingResponse {
   readonly title!: string;
   @ApiProperty({ type: String, nullable: true })
   readonly location!: string | null;
-  @ApiProperty({ type: String, enum: [...LOCATION_TYPES, null], nullable: true, description: "Default: the event type's" })
+  @ApiProperty({
+    type: String,
+    enum: [...LOCATION_TYPES, null],
+    nullable: true,
+    description: "Default: the event type's",
+  })
   readonly location_type!: LocationType | null;
   @ApiProperty({ example: 'Ada Lovelace' })
   readonly attendee_name!: string;
@@ -303,7 +360,8 @@ export class BookingResponse {
     type: String,
     nullable: true,
     example: 'ada@example.com',
-    description: 'Always set for bookings made through the API; null for an imported calendar event that names no e-mail',
+    description:
+      'Always set for bookings made through the API; null for an imported calendar event that names no e-mail',
   })
   readonly attendee_email!: string | null;
   @ApiProperty({ type: String, nullable: true })
@@ -318,7 +376,12 @@ export class BookingResponse {
   readonly created_at!: string;
   @ApiProperty({ format: 'date-time' })
   readonly updated_at!: string;
-  @ApiProperty({ type: String, format: 'date-time', nullable: true, description: 'When it was cancelled; null otherwise' })
+  @ApiProperty({
+    type: String,
+    format: 'date-time',
+    nullable: true,
+    description: 'When it was cancelled; null otherwise',
+  })
   readonly cancelled_at!: string | null;
 }
 

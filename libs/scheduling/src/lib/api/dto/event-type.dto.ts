@@ -22,7 +22,8 @@ export class CreateEventTypeDto {
 
   @ApiPropertyOptional({
     example: '30-minute-intro-call',
-    description: 'Generated from the title when absent (made unique with -2, -3…); a supplied slug that is taken: 409 slug_taken',
+    description:
+      'Generated from the title when absent (made unique with -2, -3…); a supplied slug that is taken: 409 slug_taken',
   })
   @IsOptional()
   @IsSlug()
@@ -78,7 +79,10 @@ export class UpdateEventTypeDto {
   @Max(EVENT_TYPE_MAX_DURATION)
   readonly duration?: number;
 
-  @ApiPropertyOptional({ example: 'intro-call', description: 'A taken slug: 409 slug_taken. Changing the title keeps the slug.' })
+  @ApiPropertyOptional({
+    example: 'intro-call',
+    description: 'A taken slug: 409 slug_taken. Changing the title keeps the slug.',
+  })
   @OptionalNotNull()
   @IsSlug()
   readonly slug?: string;
@@ -136,7 +140,12 @@ export class EventTypeResponse {
   readonly title!: string;
   @ApiProperty({ example: '30-minute-intro-call' })
   readonly slug!: string;
-  @ApiProperty({ type: String, nullable: true, example: 'A first conversation.', description: 'null when none was given' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: 'A first conversation.',
+    description: 'null when none was given',
+  })
   readonly description!: string | null;
   @ApiProperty({ example: 30, description: 'Minutes' })
   readonly duration!: number;
@@ -149,7 +158,12 @@ export class EventTypeResponse {
     description: 'Extra location details; always present, null when the record has none',
   })
   readonly location_details!: string | null;
-  @ApiProperty({ type: String, nullable: true, example: '#3b82f6', description: 'Hex color; null when none was given' })
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    example: '#3b82f6',
+    description: 'Hex color; null when none was given',
+  })
   readonly color!: string | null;
   @ApiProperty({ example: false })
   readonly requires_approval!: boolean;

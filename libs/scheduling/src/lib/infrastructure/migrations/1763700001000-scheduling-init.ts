@@ -38,7 +38,9 @@ export class SchedulingInit1763700001000 implements MigrationInterface {
         CONSTRAINT event_types_organization_id_key UNIQUE (organization_id, id),
         CONSTRAINT event_types_slug_key UNIQUE (organization_id, slug)
       )`);
-    await runner.query('CREATE INDEX event_types_list_idx ON event_types (organization_id, is_active, created_at, id)');
+    await runner.query(
+      'CREATE INDEX event_types_list_idx ON event_types (organization_id, is_active, created_at, id)',
+    );
 
     await runner.query(`
       CREATE TABLE bookings (
@@ -77,12 +79,16 @@ export class SchedulingInit1763700001000 implements MigrationInterface {
     // The default order, and the start_date/end_date/upcoming filters on their own.
     await runner.query('CREATE INDEX bookings_start_idx ON bookings (organization_id, start_time, id)');
     // schedule_id filter (and the cascade when a schedule is deleted).
-    await runner.query('CREATE INDEX bookings_schedule_idx ON bookings (organization_id, schedule_id, start_time, id)');
+    await runner.query(
+      'CREATE INDEX bookings_schedule_idx ON bookings (organization_id, schedule_id, start_time, id)',
+    );
     // event_type_id filter (and SET NULL when an event type is deleted).
     await runner.query(
       'CREATE INDEX bookings_event_type_idx ON bookings (organization_id, event_type_id, start_time, id) WHERE event_type_id IS NOT NULL',
     );
-    await runner.query('CREATE INDEX bookings_status_idx ON bookings (organization_id, status, start_time, id)');
+    await runner.query(
+      'CREATE INDEX bookings_status_idx ON bookings (organization_id, status, start_time, id)',
+    );
     // attendee_email: case-insensitive substring search (LIKE '%…%') through trigrams.
     await runner.query(
       'CREATE INDEX bookings_attendee_email_trgm_idx ON bookings USING gin (lower(attendee_email) gin_trgm_ops)',

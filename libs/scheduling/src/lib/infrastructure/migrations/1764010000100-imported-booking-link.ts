@@ -10,7 +10,9 @@ export class ImportedBookingLink1764010000100 implements MigrationInterface {
   name = 'ImportedBookingLink1764010000100';
 
   async up(runner: QueryRunner): Promise<void> {
-    await runner.query('ALTER TABLE bookings ADD COLUMN external_uid text, ADD COLUMN external_recurrence_id text');
+    await runner.query(
+      'ALTER TABLE bookings ADD COLUMN external_uid text, ADD COLUMN external_recurrence_id text',
+    );
     await runner.query(`
       UPDATE bookings
          SET external_uid = metadata->>'external_uid', external_recurrence_id = metadata->>'recurrence_id'

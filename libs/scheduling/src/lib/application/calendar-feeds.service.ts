@@ -1,0 +1,116 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { AppConfig, Clock, NotFoundError } from '@almanac/shared';
+import { createHash, randomInt } from 'node:crypto';
+import { DataSource } from 'typeorm';
+import { renderCalendar } from '../domain/icalendar';
+import { CalendarFeedRepository } from '../infrastructure/calendar-feed.repository';
+import { ScheduleRepository } from '../infrastructure/schedule.repository';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+/** A feed shows the bookings starting from 30 days ago to 366 days ahead. */
+const FEED_PAST_DAYS = 30;
+const FEED_FUTURE_DAYS = 366;
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+export const FEED_TOKEN_PATTERN = /^[0-9A-Za-z]{32}$/;
+
+const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export interface RenderedFeed {
+  etag: string;
+  lastModified: Date;
+  /** Built only when asked for (a 304 never renders). */
+  body: () => Promise<string>;
+}
+
+/** Subscribable iCalendar feeds of a schedule's bookings, and one booking as a .ics. */
+@Injectable()
+export class CalendarFeedsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly feeds: CalendarFeedRepository,
+    private readonly schedules: ScheduleRepository,
+    private readonly config: AppConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  /** A new secret address (32 base62 characters from the CSPRNG; only its SHA-256 is kept). */
+  async create(organizationId: string, scheduleId: string): Promise<{ url: string; createdAt: Date }> {
+    await this.scheduleOrFail(organizationId, scheduleId);
+    let token = '';
+    for (let i = 0; i < 32; i++) token += BASE62[randomInt(62)];
+    const createdAt = await this.feeds.replaceToken(
+      this.dataSource.manager,
+      organizationId,
+      scheduleId,
+      hashToken(token),
+      this.clock.now(),
+    );
+    return { url: `${this.config.appUrl}/calendar/${token}.ics`, createdAt };
+  }
+
+  async get(
+    organizationId: string,
+    scheduleId: string,
+  ): Promise<{ createdAt: Date; lastFetchedAt: Date | null }> {
+    await this.scheduleOrFail(organizationId, scheduleId);
+    const feed = await this.feeds.find(this.dataSource.manager, organizationId, scheduleId);
+    if (!feed) throw new NotFoundError('Calendar feed');
+    return feed;
+  }
+
+  async delete(organizationId: string, scheduleId: string): Promise<void> {
+    if (!(await this.feeds.delete(this.dataSource.manager, organizationId, scheduleId)))
+      throw new NotFoundError('Calendar feed');
+  }
+
+  /**
+   * The feed behind a token: its ETag and Last-Modified from one aggregate query, the body rendered
+   * only when the client does not already have it. Unknown token: NotFoundError.
+   */
+  async feed(token: string): Promise<RenderedFeed> {
+    if (!FEED_TOKEN_PATTERN.test(token)) throw new NotFoundError('Calendar feed');
+    const em = this.dataSource.manager;
+    const subscription = await this.feeds.byToken(em, hashToken(token));
+    if (!subscription) throw new NotFoundError('Calendar feed');
+    const now = this.clock.now();
+    const from = new Date(now.getTime() - FEED_PAST_DAYS * DAY_MS);
+    const to = new Date(now.getTime() + FEED_FUTURE_DAYS * DAY_MS);
+    const { organizationId, scheduleId } = subscription;
+    const [fingerprint] = await Promise.all([
+      this.feeds.fingerprint(em, organizationId, scheduleId, from, to),
+      this.feeds.touch(em, organizationId, scheduleId, now),
+    ]);
+    const lastModified = new Date(
+      Math.max(fingerprint.lastModified?.getTime() ?? 0, subscription.scheduleUpdatedAt.getTime()),
+    );
+    const etag = `"${createHash('sha256')
+      .update(
+        `${scheduleId}|${fingerprint.count}|${fingerprint.versions}|${lastModified.getTime()}|${subscription.scheduleName}`,
+      )
+      .digest('base64url')
+      .slice(0, 27)}"`;
+    return {
+      etag,
+      lastModified,
+      body: async () =>
+        renderCalendar(await this.feeds.bookings(em, organizationId, scheduleId, from, to), {
+          name: subscription.scheduleName,
+          refresh: true,
+          now,
+        }),
+    };
+  }
+
+  /** One booking as an iCalendar object (METHOD:PUBLISH). */
+  async bookingCalendar(organizationId: string, bookingId: string): Promise<string> {
+    const booking = await this.feeds.booking(this.dataSource.manager, organizationId, bookingId);
+    if (!booking) throw new NotFoundError('Booking');
+    return renderCalendar([booking], { name: booking.title, method: 'PUBLISH', now: this.clock.now() });
+  }
+
+  private async scheduleOrFail(organizationId: string, scheduleId: string): Promise<void> {
+    if (!(await this.schedules.findById(this.dataSource.manager, organizationId, scheduleId)))
+      throw new NotFoundError('Schedule');
+  }
+}

@@ -1,0 +1,180 @@
+import { Injectable } from '@nestjs/common';
+import { returnedRows } from '@almanac/shared';
+import type { EntityManager } from 'typeorm';
+import type { BookingStatus } from '../domain/booking-status';
+import type { FeedBooking } from '../domain/icalendar';
+
+interface FeedBookingRow {
+  id: string;
+  title: string;
+  location: string | null;
+  status: BookingStatus;
+  start_time: Date;
+  end_time: Date;
+  attendee_name: string;
+  created_at: Date;
+  updated_at: Date;
+  version: number;
+}
+
+const FEED_COLUMNS =
+  'id, title, location, status, start_time, end_time, attendee_name, created_at, updated_at, version';
+
+function toFeedBooking(r: FeedBookingRow): FeedBooking {
+  return {
+    id: r.id,
+    title: r.title,
+    location: r.location,
+    status: r.status,
+    startTime: r.start_time,
+    endTime: r.end_time,
+    attendeeName: r.attendee_name,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    version: r.version,
+  };
+}
+
+export interface FeedSubscription {
+  organizationId: string;
+  scheduleId: string;
+  scheduleName: string;
+  scheduleUpdatedAt: Date;
+}
+
+/** What changes whenever the feed's content changes: a booking in the window, its count, the schedule. */
+export interface FeedFingerprint {
+  count: number;
+  versions: number;
+  lastModified: Date | null;
+}
+
+async function rows<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
+  return returnedRows<T>(await em.query(sql, params));
+}
+
+/** Calendar feeds of schedules, and the bookings they show. */
+@Injectable()
+export class CalendarFeedRepository {
+  /** Creates the schedule's feed, or replaces its token (the old address stops working at once). */
+  async replaceToken(
+    em: EntityManager,
+    organizationId: string,
+    scheduleId: string,
+    tokenHash: string,
+    now: Date,
+  ): Promise<Date> {
+    const [row] = await rows<{ created_at: Date }>(
+      em,
+      `INSERT INTO calendar_feeds (organization_id, schedule_id, token_hash, created_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (organization_id, schedule_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, created_at = EXCLUDED.created_at, last_fetched_at = NULL
+       RETURNING created_at`,
+      [organizationId, scheduleId, tokenHash, now],
+    );
+    return row!.created_at;
+  }
+
+  async find(
+    em: EntityManager,
+    organizationId: string,
+    scheduleId: string,
+  ): Promise<{ createdAt: Date; lastFetchedAt: Date | null } | null> {
+    const [row] = await rows<{ created_at: Date; last_fetched_at: Date | null }>(
+      em,
+      'SELECT created_at, last_fetched_at FROM calendar_feeds WHERE organization_id = $1 AND schedule_id = $2',
+      [organizationId, scheduleId],
+    );
+    return row ? { createdAt: row.created_at, lastFetchedAt: row.last_fetched_at } : null;
+  }
+
+  async delete(em: EntityManager, organizationId: string, scheduleId: string): Promise<boolean> {
+    return (
+      (
+        await rows(
+          em,
+          'DELETE FROM calendar_feeds WHERE organization_id = $1 AND schedule_id = $2 RETURNING schedule_id',
+          [organizationId, scheduleId],
+        )
+      ).length > 0
+    );
+  }
+
+  async byToken(em: EntityManager, tokenHash: string): Promise<FeedSubscription | null> {
+    const [row] = await rows<{
+      organization_id: string;
+      schedule_id: string;
+      name: string;
+      updated_at: Date;
+    }>(
+      em,
+      `SELECT f.organization_id, f.schedule_id, s.name, s.updated_at
+         FROM calendar_feeds f JOIN schedules s ON s.organization_id = f.organization_id AND s.id = f.schedule_id
+        WHERE f.token_hash = $1`,
+      [tokenHash],
+    );
+    return row
+      ? {
+          organizationId: row.organization_id,
+          scheduleId: row.schedule_id,
+          scheduleName: row.name,
+          scheduleUpdatedAt: row.updated_at,
+        }
+      : null;
+  }
+
+  /** One aggregate over the window on the schedule's booking index: what the ETag is made of. */
+  async fingerprint(
+    em: EntityManager,
+    organizationId: string,
+    scheduleId: string,
+    from: Date,
+    to: Date,
+  ): Promise<FeedFingerprint> {
+    const [row] = await rows<{ count: string; versions: string | null; last_modified: Date | null }>(
+      em,
+      `SELECT count(*) AS count, sum(version) AS versions, max(updated_at) AS last_modified
+         FROM bookings WHERE organization_id = $1 AND schedule_id = $2 AND start_time >= $3 AND start_time < $4`,
+      [organizationId, scheduleId, from, to],
+    );
+    return {
+      count: Number(row!.count),
+      versions: Number(row!.versions ?? 0),
+      lastModified: row!.last_modified,
+    };
+  }
+
+  async bookings(
+    em: EntityManager,
+    organizationId: string,
+    scheduleId: string,
+    from: Date,
+    to: Date,
+  ): Promise<FeedBooking[]> {
+    return (
+      await rows<FeedBookingRow>(
+        em,
+        `SELECT ${FEED_COLUMNS} FROM bookings
+          WHERE organization_id = $1 AND schedule_id = $2 AND start_time >= $3 AND start_time < $4 ORDER BY start_time, id`,
+        [organizationId, scheduleId, from, to],
+      )
+    ).map(toFeedBooking);
+  }
+
+  async booking(em: EntityManager, organizationId: string, id: string): Promise<FeedBooking | null> {
+    const [row] = await rows<FeedBookingRow>(
+      em,
+      `SELECT ${FEED_COLUMNS} FROM bookings WHERE organization_id = $1 AND id = $2`,
+      [organizationId, id],
+    );
+    return row ? toFeedBooking(row) : null;
+  }
+
+  /** Notes a fetch, at most once a minute per feed (calendar clients poll every few minutes). */
+  async touch(em: EntityManager, organizationId: string, scheduleId: string, now: Date): Promise<void> {
+    await em.query(
+      `UPDATE calendar_feeds SET last_fetched_at = $3
+        WHERE organization_id = $1 AND schedule_id = $2 AND (last_fetched_at IS NULL OR last_fetched_at < $3::timestamptz - interval '1 minute')`,
+      [organizationId, scheduleId, now],
+    );
+  }
+}
