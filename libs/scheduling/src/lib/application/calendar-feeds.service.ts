@@ -77,10 +77,11 @@ export class CalendarFeedsService {
     const from = new Date(now.getTime() - FEED_PAST_DAYS * DAY_MS);
     const to = new Date(now.getTime() + FEED_FUTURE_DAYS * DAY_MS);
     const { organizationId, scheduleId } = subscription;
-    const [fingerprint] = await Promise.all([
-      this.feeds.fingerprint(em, organizationId, scheduleId, from, to),
-      this.feeds.touch(em, organizationId, scheduleId, now),
-    ]);
+    const fingerprint = await this.feeds.fingerprint(em, organizationId, scheduleId, from, to);
+    // last_fetched_at to the minute: most polls write nothing.
+    if (!subscription.lastFetchedAt || now.getTime() - subscription.lastFetchedAt.getTime() >= 60_000) {
+      await this.feeds.touch(em, organizationId, scheduleId, now);
+    }
     const lastModified = new Date(
       Math.max(fingerprint.lastModified?.getTime() ?? 0, subscription.scheduleUpdatedAt.getTime()),
     );

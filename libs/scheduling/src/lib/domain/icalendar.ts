@@ -12,7 +12,10 @@ const CRLF = '\r\n';
 const MAX_OCTETS = 75;
 
 /** TEXT escaping (RFC 5545 §3.3.11): backslash, semicolon, comma, and every line break as `\n`. */
+const NEEDS_ESCAPE = /[\\;,\r\n]/;
+
 export function escapeText(value: string): string {
+  if (!NEEDS_ESCAPE.test(value)) return value;
   return value
     .replace(/\\/g, '\\\\')
     .replace(/;/g, '\\;')
@@ -22,23 +25,26 @@ export function escapeText(value: string): string {
 
 /** Folds one content line at 75 octets (RFC 5545 §3.1): continuation lines start with one space. */
 export function foldLine(line: string): string {
-  const out: string[] = [];
-  let current = '';
+  // Most lines are short: at most 75 UTF-16 units of at most 3 octets each never need a look.
+  if (line.length <= 25 || (line.length <= MAX_OCTETS && Buffer.byteLength(line, 'utf8') <= MAX_OCTETS))
+    return line;
+  let out = '';
+  let start = 0;
   let octets = 0;
-  let limit = MAX_OCTETS;
-  for (const char of line) {
-    const size = Buffer.byteLength(char, 'utf8');
-    if (octets + size > limit) {
-      out.push(current);
-      current = ' ';
+  for (let i = 0; i < line.length; i++) {
+    const code = line.charCodeAt(i);
+    // A surrogate pair is one 4-octet character: never split it.
+    const pair = code >= 0xd800 && code <= 0xdbff && i + 1 < line.length;
+    const size = pair ? 4 : code < 0x80 ? 1 : code < 0x800 ? 2 : 3;
+    if (octets + size > MAX_OCTETS) {
+      out += line.slice(start, i) + CRLF + ' ';
+      start = i;
       octets = 1;
-      limit = MAX_OCTETS;
     }
-    current += char;
     octets += size;
+    if (pair) i++;
   }
-  out.push(current);
-  return out.join(CRLF);
+  return out + line.slice(start);
 }
 
 /** `20261121T100000Z` */

@@ -38,6 +38,7 @@ function toFeedBooking(r: FeedBookingRow): FeedBooking {
 export interface FeedSubscription {
   organizationId: string;
   scheduleId: string;
+  lastFetchedAt: Date | null;
   scheduleName: string;
   scheduleUpdatedAt: Date;
 }
@@ -105,9 +106,10 @@ export class CalendarFeedRepository {
       schedule_id: string;
       name: string;
       updated_at: Date;
+      last_fetched_at: Date | null;
     }>(
       em,
-      `SELECT f.organization_id, f.schedule_id, s.name, s.updated_at
+      `SELECT f.organization_id, f.schedule_id, f.last_fetched_at, s.name, s.updated_at
          FROM calendar_feeds f JOIN schedules s ON s.organization_id = f.organization_id AND s.id = f.schedule_id
         WHERE f.token_hash = $1`,
       [tokenHash],
@@ -116,6 +118,7 @@ export class CalendarFeedRepository {
       ? {
           organizationId: row.organization_id,
           scheduleId: row.schedule_id,
+          lastFetchedAt: row.last_fetched_at,
           scheduleName: row.name,
           scheduleUpdatedAt: row.updated_at,
         }

@@ -20,6 +20,10 @@ export class CalendarFeeds1764050000000 implements MigrationInterface {
     await runner.query(
       'CREATE TRIGGER bookings_bump_version BEFORE UPDATE ON bookings FOR EACH ROW EXECUTE FUNCTION bookings_bump_version()',
     );
+    // The feed's ETag is an aggregate over its window: answered from the index alone.
+    await runner.query(
+      'CREATE INDEX bookings_feed_idx ON bookings (organization_id, schedule_id, start_time) INCLUDE (version, updated_at)',
+    );
     await runner.query(`
       CREATE TABLE calendar_feeds (
         organization_id uuid NOT NULL,

@@ -1,0 +1,132 @@
+'use strict';
+// npm run bench:feeds: the calendar feed of a schedule with 2,000 bookings in its window, one client.
+// Measures the full render (200) and the conditional answer (304) of GET /calendar/{token}.ics against
+// GET /api/v1/bookings/{id} (a one-row read), each for --requests requests in turn after a warm-up.
+// Targets (issue 16): render p95 < 50 ms; a 304 costs no more than a one-row read. Writes bench/results/feeds.md.
+
+const { spawn, execSync } = require('node:child_process');
+const { request } = require('node:http');
+const fs = require('node:fs');
+const os = require('node:os');
+const path = require('node:path');
+const { createHash, randomBytes } = require('node:crypto');
+
+const ROOT = path.resolve(__dirname, '..', '..');
+const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
+const REQUESTS = Number(args.requests ?? 300);
+const BOOKINGS = Number(args.bookings ?? 2000);
+
+function get(url, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    const req = request(url, { headers }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode, headers: res.headers, text, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const stats = (values) => {
+  const s = [...values].sort((a, b) => a - b);
+  const at = (p) => s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
+  return { p50: at(50).toFixed(2), p95: at(95).toFixed(2), p99: at(99).toFixed(2) };
+};
+
+async function measure(url, headers, expectStatus) {
+  for (let i = 0; i < 30; i++) await get(url, headers);
+  const times = [];
+  for (let i = 0; i < REQUESTS; i++) {
+    const res = await get(url, headers);
+    if (res.status !== expectStatus) throw new Error(`${url} answered ${res.status}, expected ${expectStatus}`);
+    times.push(res.ms);
+  }
+  return stats(times);
+}
+
+async function main() {
+  if (args['no-build'] === undefined) execSync('npm run build --silent', { cwd: ROOT, stdio: 'inherit' });
+  require('../register-paths');
+  const { startEmbeddedPostgres, freePort, migrateDatabase } = require(path.join(ROOT, 'dist/libs/shared/src'));
+  const { ALL_MIGRATIONS } = require(path.join(ROOT, 'dist/apps/api/src/migrations'));
+  const { Client } = require('pg');
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'almanac-bench-feeds-'));
+  const pg = await startEmbeddedPostgres({ dataDir, persistent: false });
+  await migrateDatabase(pg.url, ALL_MIGRATIONS);
+  const db = new Client({ connectionString: pg.url });
+  await db.connect();
+  const [org] = (await db.query(`INSERT INTO organizations (id, name) VALUES (gen_random_uuid(), 'Bench') RETURNING id`)).rows;
+  const key = `alm_${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x').slice(0, 32)}`;
+  await db.query(`INSERT INTO api_keys (id, organization_id, name, prefix, key_hash, scopes) VALUES (gen_random_uuid(), $1, 'bench', $2, $3, ARRAY['bookings:read','bookings:write'])`, [
+    org.id,
+    key.slice(0, 12),
+    createHash('sha256').update(key).digest('hex'),
+  ]);
+  const [schedule] = (await db.query(`INSERT INTO schedules (id, organization_id, name, timezone, created_at, updated_at) VALUES (gen_random_uuid(), $1, 'Bench room', 'UTC', now(), now()) RETURNING id`, [org.id])).rows;
+  // BOOKINGS one-hour bookings, back to back from tomorrow, with titles that need escaping and folding.
+  await db.query(
+    `INSERT INTO bookings (id, organization_id, schedule_id, start_time, end_time, timezone, status, title, location, attendee_name, attendee_email, metadata, created_at, updated_at)
+     SELECT gen_random_uuid(), $1, $2, date_trunc('day', now()) + interval '1 day' + g * interval '1 hour',
+            date_trunc('day', now()) + interval '1 day' + (g + 1) * interval '1 hour', 'UTC',
+            (ARRAY['PENDING','CONFIRMED'])[1 + g % 2], 'Consultation, room ' || g || '; notes: ' || repeat('é', 40), 'Floor 2, Room ' || g % 9,
+            'Attendee ' || g, 'a' || g || '@example.com', '{}', now(), now()
+       FROM generate_series(0, $3 - 1) g`,
+    [org.id, schedule.id, BOOKINGS],
+  );
+  await db.query('VACUUM ANALYZE bookings');
+  const [one] = (await db.query('SELECT id FROM bookings WHERE organization_id = $1 LIMIT 1', [org.id])).rows;
+
+  const port = await freePort();
+  const server = spawn(process.execPath, ['-r', './tools/register-paths.js', 'dist/apps/api/src/main.js'], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: pg.url, PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_DISPATCHER: 'false' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise((resolve) => server.stdout.on('data', (c) => String(c).includes('listening') && resolve()));
+  const base = `http://127.0.0.1:${port}`;
+  const auth = { Authorization: `Bearer ${key}` };
+  const created = await new Promise((resolve, reject) => {
+    const req = request(`${base}/api/v1/schedules/${schedule.id}/calendar-feed`, { method: 'POST', headers: auth }, (res) => {
+      let text = '';
+      res.on('data', (c) => (text += c));
+      res.on('end', () => resolve(JSON.parse(text)));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  const feedUrl = `${base}${new URL(created.data.url).pathname}`;
+  const first = await get(feedUrl);
+  const events = (first.text.match(/BEGIN:VEVENT/g) ?? []).length;
+  const render = await measure(feedUrl, {}, 200);
+  const notModified = await measure(feedUrl, { 'If-None-Match': first.headers.etag }, 304);
+  const oneRow = await measure(`${base}/api/v1/bookings/${one.id}`, auth, 200);
+
+  const report = [
+    `# Calendar feeds (npm run bench:feeds), ${new Date().toISOString()}`,
+    '',
+    `Machine: ${os.cpus().length} cores. Built server, embedded PostgreSQL, one client, ${REQUESTS} requests each after 30 warm-up.`,
+    `Feed: ${events} VEVENTs, ${(first.text.length / 1024).toFixed(0)} KiB.`,
+    '',
+    '| request | p50 ms | p95 ms | p99 ms | target |',
+    '|---|---:|---:|---:|---|',
+    `| feed, full render (200) | ${render.p50} | ${render.p95} | ${render.p99} | p95 < 50 ${Number(render.p95) < 50 ? '✓' : '✗'} |`,
+    `| feed, If-None-Match (304) | ${notModified.p50} | ${notModified.p95} | ${notModified.p99} | ≤ one-row read ${Number(notModified.p95) <= Number(oneRow.p95) * 1.1 ? '✓' : '✗'} |`,
+    `| GET /api/v1/bookings/{id} (one row) | ${oneRow.p50} | ${oneRow.p95} | ${oneRow.p99} | |`,
+    '',
+  ].join('\n');
+  fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
+  fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'feeds.md'), report);
+  process.stdout.write(report + '\n');
+  server.kill('SIGTERM');
+  await new Promise((r) => server.on('exit', r));
+  await db.end();
+  await pg.stop();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
