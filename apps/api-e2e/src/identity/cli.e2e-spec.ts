@@ -27,22 +27,57 @@ describe('CLI (e2e)', () => {
     expect(org.stderr).toBe('');
     const orgOut = json(org.stdout);
     expect(orgOut).toEqual({ id: expect.any(String), name: 'Acme Bookings' });
-    expect((await db.query('SELECT name FROM organizations WHERE id = $1', [orgOut['id']])).rows).toEqual([{ name: 'Acme Bookings' }]);
+    expect((await db.query('SELECT name FROM organizations WHERE id = $1', [orgOut['id']])).rows).toEqual([
+      { name: 'Acme Bookings' },
+    ]);
 
-    const user = await cli('user:create', '--org', orgOut['id'], '--email', 'Writer@Example.com', '--name', 'Wri Ter', '--password', 'secret-password', '--role', 'author');
+    const user = await cli(
+      'user:create',
+      '--org',
+      orgOut['id'],
+      '--email',
+      'Writer@Example.com',
+      '--name',
+      'Wri Ter',
+      '--password',
+      'secret-password',
+      '--role',
+      'author',
+    );
     expect(user.code).toBe(0);
     const userOut = json(user.stdout);
     expect(userOut).toEqual({ id: expect.any(String), email: 'Writer@Example.com', role: 'author' });
-    const [stored] = (await db.query('SELECT organization_id, role, password_hash FROM users WHERE id = $1', [userOut['id']])).rows;
+    const [stored] = (
+      await db.query('SELECT organization_id, role, password_hash FROM users WHERE id = $1', [userOut['id']])
+    ).rows;
     expect(stored.organization_id).toBe(orgOut['id']);
     expect(stored.password_hash).toMatch(/^scrypt\$/);
     expect(stored.password_hash).not.toContain('secret-password');
 
-    const key = await cli('api-key:create', '--org', orgOut['id'], '--name', 'Website', '--scopes', 'bookings:read,events:read', '--user', userOut['id']);
+    const key = await cli(
+      'api-key:create',
+      '--org',
+      orgOut['id'],
+      '--name',
+      'Website',
+      '--scopes',
+      'bookings:read,events:read',
+      '--user',
+      userOut['id'],
+    );
     expect(key.code).toBe(0);
     const keyOut = json(key.stdout);
-    expect(keyOut).toEqual({ id: expect.any(String), key: expect.stringMatching(/^alm_[0-9A-Za-z]{32}$/), prefix: keyOut['key'].slice(0, 12), scopes: ['bookings:read', 'events:read'] });
-    const [keyRow] = (await db.query('SELECT name, key_hash, scopes, user_id, revoked_at FROM api_keys WHERE id = $1', [keyOut['id']])).rows;
+    expect(keyOut).toEqual({
+      id: expect.any(String),
+      key: expect.stringMatching(/^alm_[0-9A-Za-z]{32}$/),
+      prefix: keyOut['key'].slice(0, 12),
+      scopes: ['bookings:read', 'events:read'],
+    });
+    const [keyRow] = (
+      await db.query('SELECT name, key_hash, scopes, user_id, revoked_at FROM api_keys WHERE id = $1', [
+        keyOut['id'],
+      ])
+    ).rows;
     expect(keyRow).toEqual({
       name: 'Website',
       key_hash: createHash('sha256').update(keyOut['key']).digest('hex'),
@@ -52,12 +87,24 @@ describe('CLI (e2e)', () => {
     });
 
     const allScopes = json((await cli('api-key:create', '--org', orgOut['id'])).stdout);
-    expect(allScopes['scopes']).toHaveLength(6);
+    // No --scopes: all eight (api-decisions Part II adds webhooks:read and webhooks:write).
+    expect(allScopes['scopes']).toEqual([
+      'bookings:read',
+      'bookings:write',
+      'events:read',
+      'events:write',
+      'posts:read',
+      'posts:write',
+      'webhooks:read',
+      'webhooks:write',
+    ]);
 
     const revoke = await cli('api-key:revoke', '--id', keyOut['id']);
     expect(revoke.code).toBe(0);
     expect(json(revoke.stdout)).toEqual({ id: keyOut['id'], revoked: true });
-    expect((await db.query('SELECT revoked_at FROM api_keys WHERE id = $1', [keyOut['id']])).rows[0].revoked_at).toBeInstanceOf(Date);
+    expect(
+      (await db.query('SELECT revoked_at FROM api_keys WHERE id = $1', [keyOut['id']])).rows[0].revoked_at,
+    ).toBeInstanceOf(Date);
   }, 120_000);
 
   it.each([
@@ -65,29 +112,97 @@ describe('CLI (e2e)', () => {
     ['an unknown command', ['org:delete', '--name', 'x'], 2, 'usage'],
     ['an unknown flag', ['org:create', '--name', 'x', '--colour', 'red'], 2, 'usage'],
     ['a flag without value', ['api-key:revoke', '--id'], 2, 'usage'],
-    ['a bad role', ['user:create', '--org', 'x', '--email', 'a@b.co', '--name', 'n', '--password', 'long-enough', '--role', 'root'], 2, 'usage'],
-    ['an unknown organization', ['api-key:create', '--org', '01a1fdec-0000-7000-8000-000000000000'], 1, 'invalid_reference'],
+    [
+      'a bad role',
+      [
+        'user:create',
+        '--org',
+        'x',
+        '--email',
+        'a@b.co',
+        '--name',
+        'n',
+        '--password',
+        'long-enough',
+        '--role',
+        'root',
+      ],
+      2,
+      'usage',
+    ],
+    [
+      'an unknown organization',
+      ['api-key:create', '--org', '01a1fdec-0000-7000-8000-000000000000'],
+      1,
+      'invalid_reference',
+    ],
     ['an organization id that is not a UUID', ['api-key:create', '--org', 'acme'], 1, 'invalid_reference'],
     ['an unknown key', ['api-key:revoke', '--id', '01a1fdec-0000-7000-8000-000000000000'], 1, 'not_found'],
-  ])('answers %s with a JSON error on stderr and a non-zero exit', async (_name, args, exitCode, code) => {
-    const result = await cli(...args);
-    expect(result.code).toBe(exitCode);
-    expect(result.stdout).toBe('');
-    expect(json(result.stderr).error.code).toBe(code);
-  }, 60_000);
+  ])(
+    'answers %s with a JSON error on stderr and a non-zero exit',
+    async (_name, args, exitCode, code) => {
+      const result = await cli(...args);
+      expect(result.code).toBe(exitCode);
+      expect(result.stdout).toBe('');
+      expect(json(result.stderr).error.code).toBe(code);
+    },
+    60_000,
+  );
 
   it('refuses unknown scopes, a short admin password and a taken e-mail', async () => {
     const org = json((await cli('org:create', '--name', 'Checks')).stdout);
     const scopes = await cli('api-key:create', '--org', org['id'], '--scopes', 'bookings:read,admin:all');
     expect(scopes.code).toBe(1);
-    expect(json(scopes.stderr).error).toMatchObject({ code: 'validation_failed', message: expect.stringContaining('admin:all') });
-    const short = await cli('user:create', '--org', org['id'], '--email', 'a@example.com', '--name', 'A', '--password', 'short');
+    expect(json(scopes.stderr).error).toMatchObject({
+      code: 'validation_failed',
+      message: expect.stringContaining('admin:all'),
+    });
+    const short = await cli(
+      'user:create',
+      '--org',
+      org['id'],
+      '--email',
+      'a@example.com',
+      '--name',
+      'A',
+      '--password',
+      'short',
+    );
     expect(json(short.stderr).error.code).toBe('validation_failed');
-    expect(json((await cli('user:create', '--org', org['id'], '--email', 'b@example.com', '--name', 'B', '--password', 'long-enough')).stdout)['role']).toBe('admin');
-    const taken = await cli('user:create', '--org', org['id'], '--email', 'B@EXAMPLE.COM', '--name', 'B2', '--password', 'long-enough');
+    expect(
+      json(
+        (
+          await cli(
+            'user:create',
+            '--org',
+            org['id'],
+            '--email',
+            'b@example.com',
+            '--name',
+            'B',
+            '--password',
+            'long-enough',
+          )
+        ).stdout,
+      )['role'],
+    ).toBe('admin');
+    const taken = await cli(
+      'user:create',
+      '--org',
+      org['id'],
+      '--email',
+      'B@EXAMPLE.COM',
+      '--name',
+      'B2',
+      '--password',
+      'long-enough',
+    );
     expect(taken.code).toBe(1);
     expect(json(taken.stderr).error.code).toBe('email_taken');
-    expect((await db.query('SELECT count(*)::int AS n FROM users WHERE organization_id = $1', [org['id']])).rows[0].n).toBe(1);
+    expect(
+      (await db.query('SELECT count(*)::int AS n FROM users WHERE organization_id = $1', [org['id']])).rows[0]
+        .n,
+    ).toBe(1);
   }, 60_000);
 
   it('migrate applies every migration to an empty database, then nothing', async () => {
@@ -102,7 +217,9 @@ describe('CLI (e2e)', () => {
       const first = await runCli(['migrate'], { DATABASE_URL: url.toString() });
       expect(first.code).toBe(0);
       // Every migration, in order: the same list the test template database was built with.
-      const expected = (await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY timestamp')).rows.map((r) => r.name);
+      const expected = (
+        await db.query<{ name: string }>('SELECT name FROM schema_migrations ORDER BY timestamp')
+      ).rows.map((r) => r.name);
       expect(expected.length).toBeGreaterThan(2);
       expect(json(first.stdout)['applied']).toEqual(expected);
       const second = await runCli(['migrate'], { DATABASE_URL: url.toString() });

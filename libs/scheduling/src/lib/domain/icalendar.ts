@@ -89,11 +89,16 @@ export interface CalendarOptions {
   now: Date;
 }
 
-function vevent(b: FeedBooking, now: Date): string[] {
+/**
+ * One VEVENT as folded content lines, each ending in CRLF. `dtstamp`: in a feed (no METHOD) the time
+ * the event was last revised, so the text depends only on the booking's own state and can be reused;
+ * with METHOD:PUBLISH the time the object was made.
+ */
+export function veventText(b: FeedBooking, dtstamp: Date): string {
   const lines = [
     'BEGIN:VEVENT',
     `UID:${b.id}@almanac`,
-    `DTSTAMP:${utcDateTime(now)}`,
+    `DTSTAMP:${utcDateTime(dtstamp)}`,
     `DTSTART:${utcDateTime(b.startTime)}`,
     `DTEND:${utcDateTime(b.endTime)}`,
     `SUMMARY:${escapeText(b.title)}`,
@@ -107,21 +112,27 @@ function vevent(b: FeedBooking, now: Date): string[] {
     `LAST-MODIFIED:${utcDateTime(b.updatedAt)}`,
     'END:VEVENT',
   );
-  return lines;
+  return lines.map(foldLine).join(CRLF) + CRLF;
 }
 
-/** A VCALENDAR of the given bookings, as the bytes of a `text/calendar` body. */
-export function renderCalendar(bookings: readonly FeedBooking[], options: CalendarOptions): string {
-  const lines = [
+/** A VCALENDAR around VEVENTs already written by `veventText`, as the bytes of a `text/calendar` body. */
+export function calendarText(vevents: readonly string[], options: CalendarOptions): string {
+  const head = [
     'BEGIN:VCALENDAR',
     'VERSION:2.0',
     'PRODID:-//Almanac//Almanac Calendar//EN',
     'CALSCALE:GREGORIAN',
   ];
-  if (options.method) lines.push(`METHOD:${options.method}`);
-  lines.push(`NAME:${escapeText(options.name)}`, `X-WR-CALNAME:${escapeText(options.name)}`);
-  if (options.refresh) lines.push('REFRESH-INTERVAL;VALUE=DURATION:PT15M', 'X-PUBLISHED-TTL:PT15M');
-  for (const booking of bookings) lines.push(...vevent(booking, options.now));
-  lines.push('END:VCALENDAR');
-  return lines.map(foldLine).join(CRLF) + CRLF;
+  if (options.method) head.push(`METHOD:${options.method}`);
+  head.push(`NAME:${escapeText(options.name)}`, `X-WR-CALNAME:${escapeText(options.name)}`);
+  if (options.refresh) head.push('REFRESH-INTERVAL;VALUE=DURATION:PT15M', 'X-PUBLISHED-TTL:PT15M');
+  return head.map(foldLine).join(CRLF) + CRLF + vevents.join('') + 'END:VCALENDAR' + CRLF;
+}
+
+/** A VCALENDAR of the given bookings. */
+export function renderCalendar(bookings: readonly FeedBooking[], options: CalendarOptions): string {
+  return calendarText(
+    bookings.map((b) => veventText(b, options.method ? options.now : b.updatedAt)),
+    options,
+  );
 }
