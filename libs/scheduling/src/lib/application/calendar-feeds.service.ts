@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { AppConfig, Clock, NotFoundError } from '@almanac/shared';
 import { createHash, randomInt } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import { calendarText, FeedBooking, renderCalendar, veventText } from '../domain/icalendar';
+import { renderCalendar } from '../domain/icalendar';
 import { CalendarFeedRepository } from '../infrastructure/calendar-feed.repository';
 import { ScheduleRepository } from '../infrastructure/schedule.repository';
 
@@ -23,14 +23,9 @@ export interface RenderedFeed {
   body: () => Promise<string>;
 }
 
-/** VEVENT texts kept in memory: a booking's text changes only with its version (at most this many). */
-const VEVENT_CACHE_SIZE = 20_000;
-
 /** Subscribable iCalendar feeds of a schedule's bookings, and one booking as a .ics. */
 @Injectable()
 export class CalendarFeedsService {
-  private readonly vevents = new Map<string, string>();
-
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly feeds: CalendarFeedRepository,
