@@ -71,13 +71,13 @@ export class CalendarFeedsService {
   async feed(token: string): Promise<RenderedFeed> {
     if (!FEED_TOKEN_PATTERN.test(token)) throw new NotFoundError('Calendar feed');
     const em = this.dataSource.manager;
-    const subscription = await this.feeds.byToken(em, hashToken(token));
-    if (!subscription) throw new NotFoundError('Calendar feed');
     const now = this.clock.now();
     const from = new Date(now.getTime() - FEED_PAST_DAYS * DAY_MS);
     const to = new Date(now.getTime() + FEED_FUTURE_DAYS * DAY_MS);
+    const subscription = await this.feeds.byToken(em, hashToken(token), from, to);
+    if (!subscription) throw new NotFoundError('Calendar feed');
     const { organizationId, scheduleId } = subscription;
-    const fingerprint = await this.feeds.fingerprint(em, organizationId, scheduleId, from, to);
+    const { fingerprint } = subscription;
     // last_fetched_at to the minute: most polls write nothing.
     if (!subscription.lastFetchedAt || now.getTime() - subscription.lastFetchedAt.getTime() >= 60_000) {
       await this.feeds.touch(em, organizationId, scheduleId, now);

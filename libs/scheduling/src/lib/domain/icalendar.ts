@@ -49,10 +49,25 @@ export function foldLine(line: string): string {
 
 /** `20261121T100000Z` */
 export function utcDateTime(instant: Date): string {
-  return instant
-    .toISOString()
-    .replace(/[-:]/g, '')
-    .replace(/\.\d{3}Z$/, 'Z');
+  const ms = instant.getTime();
+  const year = instant.getUTCFullYear();
+  if (year < 1000 || year > 9999 || Number.isNaN(ms))
+    return instant
+      .toISOString()
+      .replace(/[-:]/g, '')
+      .replace(/\.\d{3}Z$/, 'Z');
+  const two = (n: number) => (n < 10 ? '0' + n : '' + n);
+  return (
+    '' +
+    year +
+    two(instant.getUTCMonth() + 1) +
+    two(instant.getUTCDate()) +
+    'T' +
+    two(instant.getUTCHours()) +
+    two(instant.getUTCMinutes()) +
+    two(instant.getUTCSeconds()) +
+    'Z'
+  );
 }
 
 const STATUS: Record<BookingStatus, string> = {
