@@ -4,15 +4,11 @@
 // GET /api/v1/bookings/{id} (a one-row read), each for --requests requests in turn after a warm-up.
 // Targets (issue 16): render p95 < 50 ms; a 304 costs no more than a one-row read. Writes bench/results/feeds.md.
 
-const { spawn, execSync } = require('node:child_process');
 const { request } = require('node:http');
-const fs = require('node:fs');
 const os = require('node:os');
-const path = require('node:path');
-const { createHash, randomBytes } = require('node:crypto');
+const { parseArgs, startDatabase, createTenant, startServer, writeReport } = require('./standalone');
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
+const args = parseArgs(process.argv.slice(2));
 const REQUESTS = Number(args.requests ?? 300);
 const BOOKINGS = Number(args.bookings ?? 2000);
 
@@ -47,23 +43,10 @@ async function measure(url, headers, expectStatus) {
 }
 
 async function main() {
-  if (args['no-build'] === undefined) execSync('npm run build --silent', { cwd: ROOT, stdio: 'inherit' });
-  require('../register-paths');
-  const { startEmbeddedPostgres, freePort, migrateDatabase } = require(path.join(ROOT, 'dist/libs/shared/src'));
-  const { ALL_MIGRATIONS } = require(path.join(ROOT, 'dist/apps/api/src/migrations'));
-  const { Client } = require('pg');
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'almanac-bench-feeds-'));
-  const pg = await startEmbeddedPostgres({ dataDir, persistent: false });
-  await migrateDatabase(pg.url, ALL_MIGRATIONS);
-  const db = new Client({ connectionString: pg.url });
-  await db.connect();
-  const [org] = (await db.query(`INSERT INTO organizations (id, name) VALUES (gen_random_uuid(), 'Bench') RETURNING id`)).rows;
-  const key = `alm_${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x').slice(0, 32)}`;
-  await db.query(`INSERT INTO api_keys (id, organization_id, name, prefix, key_hash, scopes) VALUES (gen_random_uuid(), $1, 'bench', $2, $3, ARRAY['bookings:read','bookings:write'])`, [
-    org.id,
-    key.slice(0, 12),
-    createHash('sha256').update(key).digest('hex'),
-  ]);
+  const database = await startDatabase('feeds', args);
+  const { db } = database;
+  const tenant = await createTenant(db, ['bookings:read', 'bookings:write']);
+  const org = { id: tenant.orgId };
   const [schedule] = (await db.query(`INSERT INTO schedules (id, organization_id, name, timezone, created_at, updated_at) VALUES (gen_random_uuid(), $1, 'Bench room', 'UTC', now(), now()) RETURNING id`, [org.id])).rows;
   // BOOKINGS one-hour bookings, back to back from tomorrow, with titles that need escaping and folding.
   await db.query(
@@ -78,15 +61,9 @@ async function main() {
   await db.query('VACUUM ANALYZE bookings');
   const [one] = (await db.query('SELECT id FROM bookings WHERE organization_id = $1 LIMIT 1', [org.id])).rows;
 
-  const port = await freePort();
-  const server = spawn(process.execPath, ['-r', './tools/register-paths.js', 'dist/apps/api/src/main.js'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: pg.url, PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_DISPATCHER: 'false' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise((resolve) => server.stdout.on('data', (c) => String(c).includes('listening') && resolve()));
-  const base = `http://127.0.0.1:${port}`;
-  const auth = { Authorization: `Bearer ${key}` };
+  const server = await startServer(database, { WEBHOOK_DISPATCHER: 'false' });
+  const { base } = server;
+  const auth = tenant.auth;
   const created = await new Promise((resolve, reject) => {
     const req = request(`${base}/api/v1/schedules/${schedule.id}/calendar-feed`, { method: 'POST', headers: auth }, (res) => {
       let text = '';
@@ -116,14 +93,9 @@ async function main() {
     `| GET /api/v1/bookings/{id} (one row) | ${oneRow.p50} | ${oneRow.p95} | ${oneRow.p99} | |`,
     '',
   ].join('\n');
-  fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'feeds.md'), report);
-  process.stdout.write(report + '\n');
-  server.kill('SIGTERM');
-  await new Promise((r) => server.on('exit', r));
-  await db.end();
-  await pg.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  writeReport('feeds.md', report);
+  await server.stop();
+  await database.stop();
 }
 
 main().catch((error) => {

@@ -9,14 +9,11 @@
 //     until the receiver has every delivery: sustained deliveries/s.
 // Targets (issue 14): lag p95 < 1 s at 200 events/s; ≥ 500 deliveries/s. Writes bench/results/webhooks.md.
 
-const { spawn, execSync } = require('node:child_process');
 const { createServer, request } = require('node:http');
-const fs = require('node:fs');
 const os = require('node:os');
-const path = require('node:path');
+const { parseArgs, startDatabase, createTenant, startServer, writeReport } = require('./standalone');
 
-const ROOT = path.resolve(__dirname, '..', '..');
-const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, '').split('=')));
+const args = parseArgs(process.argv.slice(2));
 const DURATION_S = Number(args.duration ?? 10);
 const RATE = Number(args.rate ?? 200);
 const BURST = Number(args.burst ?? 10_000);
@@ -39,17 +36,8 @@ function post(url, headers, body) {
 const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 
 async function main() {
-  if (args['no-build'] === undefined) execSync('npm run build --silent', { cwd: ROOT, stdio: 'inherit' });
-  require('../register-paths');
-  const { startEmbeddedPostgres, freePort, migrateDatabase } = require(path.join(ROOT, 'dist/libs/shared/src'));
-  const { ALL_MIGRATIONS } = require(path.join(ROOT, 'dist/apps/api/src/migrations'));
-  const { Client } = require('pg');
-
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'almanac-bench-webhooks-'));
-  const pg = await startEmbeddedPostgres({ dataDir, persistent: false });
-  await migrateDatabase(pg.url, ALL_MIGRATIONS);
-  const db = new Client({ connectionString: pg.url });
-  await db.connect();
+  const database = await startDatabase('webhooks', args);
+  const { db } = database;
 
   const received = [];
   let expected = Infinity;
@@ -66,23 +54,11 @@ async function main() {
   await new Promise((r) => receiver.listen(0, '127.0.0.1', r));
   const receiverUrl = `http://127.0.0.1:${receiver.address().port}/hook`;
 
-  const port = await freePort();
-  const server = spawn(process.execPath, ['-r', './tools/register-paths.js', 'dist/apps/api/src/main.js'], {
-    cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: pg.url, PORT: String(port), LOG_LEVEL: 'warn', WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true', WEBHOOK_POLL_MS: '50', RATE_LIMIT_PER_MINUTE: '0' },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise((resolve) => server.stdout.on('data', (c) => String(c).includes('listening') && resolve()));
-  const base = `http://127.0.0.1:${port}`;
-
-  const [org] = (await db.query(`INSERT INTO organizations (id, name) VALUES (gen_random_uuid(), 'Bench') RETURNING id`)).rows;
-  const { createHash, randomBytes } = require('node:crypto');
-  const key = `alm_${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x').slice(0, 32)}`;
-  await db.query(
-    `INSERT INTO api_keys (id, organization_id, name, prefix, key_hash, scopes) VALUES (gen_random_uuid(), $1, 'bench', $2, $3, ARRAY['posts:write','webhooks:write'])`,
-    [org.id, key.slice(0, 12), createHash('sha256').update(key).digest('hex')],
-  );
-  const auth = { Authorization: `Bearer ${key}` };
+  const server = await startServer(database, { WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true', WEBHOOK_POLL_MS: '50' });
+  const { base } = server;
+  const tenant = await createTenant(db, ['posts:write', 'webhooks:write']);
+  const org = { id: tenant.orgId };
+  const auth = tenant.auth;
   const hook = await post(`${base}/api/v1/webhooks`, auth, { url: receiverUrl, events: ['*'] });
   if (hook.status !== 201) throw new Error(`could not subscribe: ${JSON.stringify(hook.body)}`);
 
@@ -134,16 +110,10 @@ async function main() {
     `| sustained deliveries (${BURST} at once) | ${perSecond}/s | ≥ 500/s ${perSecond >= 500 ? '✓' : '✗'} |`,
     '',
   ].join('\n');
-  fs.mkdirSync(path.join(ROOT, 'bench', 'results'), { recursive: true });
-  fs.writeFileSync(path.join(ROOT, 'bench', 'results', 'webhooks.md'), report);
-  log(report);
-
-  server.kill('SIGTERM');
-  await new Promise((r) => server.on('exit', r));
+  writeReport('webhooks.md', report);
+  await server.stop();
   receiver.close();
-  await db.end();
-  await pg.stop();
-  fs.rmSync(dataDir, { recursive: true, force: true });
+  await database.stop();
 }
 
 main().catch((error) => {
