@@ -9,4 +9,5 @@ export { requestFingerprint } from './lib/domain/request-fingerprint';
 import { IdentityInit1763700000100 } from './lib/infrastructure/migrations/1763700000100-identity-init';
 import { IdentitySessions1763700000200 } from './lib/infrastructure/migrations/1763700000200-identity-sessions';
 import { LoginFailuresByClient1764010000000 } from './lib/infrastructure/migrations/1764010000000-login-failures-by-client';
-export const identityMigrations = [IdentityInit1763700000100, IdentitySessions1763700000200, LoginFailuresByClient1764010000000];
+import { IdentityDistributionKeys1764070000500 } from './lib/infrastructure/migrations/1764070000500-distribution-keys';
+export const identityMigrations = [IdentityInit1763700000100, IdentitySessions1763700000200, LoginFailuresByClient1764010000000, IdentityDistributionKeys1764070000500];

@@ -2,6 +2,7 @@ import type { MigrationClass } from '@almanac/shared';
 import { SchedulingInit1763700001000 } from './lib/infrastructure/migrations/1763700001000-scheduling-init';
 import { ImportedBookingLink1764010000100 } from './lib/infrastructure/migrations/1764010000100-imported-booking-link';
 import { CalendarFeeds1764050000000 } from './lib/infrastructure/migrations/1764050000000-calendar-feeds';
+import { SchedulingDistributionKeys1764070000100 } from './lib/infrastructure/migrations/1764070000100-distribution-keys';
 
 export { SchedulingModule } from './lib/scheduling.module';
 /** For calendar-sync: imports occurrences of an external calendar as bookings. */
@@ -17,4 +18,5 @@ export const schedulingMigrations: MigrationClass[] = [
   SchedulingInit1763700001000,
   ImportedBookingLink1764010000100,
   CalendarFeeds1764050000000,
+  SchedulingDistributionKeys1764070000100,
 ];

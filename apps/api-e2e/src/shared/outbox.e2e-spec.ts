@@ -13,7 +13,12 @@ describe('Outbox (the domain-event port)', () => {
   });
   afterAll(() => t.close());
 
-  const event = (type: string) => ({ type, organizationId: orgId, data: { id: type }, occurredAt: new Date('2026-01-02T03:04:05.000Z') });
+  const event = (type: string) => ({
+    type,
+    organizationId: orgId,
+    data: { id: type },
+    occurredAt: new Date('2026-01-02T03:04:05.000Z'),
+  });
 
   it('records events in the transaction of the change, with the writing transaction id', async () => {
     const txId = await t.dataSource.transaction(async (em) => {
@@ -21,7 +26,13 @@ describe('Outbox (the domain-event port)', () => {
       const [row] = (await em.query('SELECT pg_current_xact_id()::text AS id')) as Array<{ id: string }>;
       return row.id;
     });
-    const rows = await t.query<{ type: string; tx_id: string; previous_status: string | null; data: unknown; created_at: Date }>(
+    const rows = await t.query<{
+      type: string;
+      tx_id: string;
+      previous_status: string | null;
+      data: unknown;
+      created_at: Date;
+    }>(
       `SELECT type, tx_id::text, previous_status, data, created_at FROM outbox_events WHERE organization_id = $1 ORDER BY seq`,
       [orgId],
     );
@@ -40,7 +51,10 @@ describe('Outbox (the domain-event port)', () => {
         throw new Error('the change failed');
       }),
     ).rejects.toThrow('the change failed');
-    const rows = await t.query(`SELECT 1 FROM outbox_events WHERE organization_id = $1 AND type = 'b.created'`, [orgId]);
+    const rows = await t.query(
+      `SELECT 1 FROM outbox_events WHERE organization_id = $1 AND type = 'b.created'`,
+      [orgId],
+    );
     expect(rows).toHaveLength(0);
   });
 });

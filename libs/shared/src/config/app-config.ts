@@ -11,6 +11,8 @@ export class AppConfig {
   readonly apiKeyCacheSeconds: number;
   /** Failed sign-ins one client address may make in 15 minutes, before any password is hashed; 0 turns it off. */
   readonly loginMaxFailuresPerClient: number;
+  /** Connections in this instance's PostgreSQL pool. */
+  readonly databasePoolSize: number;
   /** Let webhook endpoints live on loopback/private addresses (tests, local receivers). */
   readonly webhookAllowPrivateHosts: boolean;
   /** Attempts of one delivery before it is `failed`. */
@@ -35,6 +37,7 @@ export class AppConfig {
     this.apiKeyCacheSeconds = values.apiKeyCacheSeconds ?? 5;
     this.seedDemo = values.seedDemo ?? true;
     this.loginMaxFailuresPerClient = values.loginMaxFailuresPerClient ?? 30;
+    this.databasePoolSize = values.databasePoolSize ?? 20;
     this.webhookAllowPrivateHosts = values.webhookAllowPrivateHosts ?? false;
     this.webhookMaxAttempts = values.webhookMaxAttempts ?? 8;
     this.webhookRetryBaseSeconds = values.webhookRetryBaseSeconds ?? 30;
@@ -64,6 +67,7 @@ export class AppConfig {
       calendarAllowPrivateHosts: env['CALENDAR_ALLOW_PRIVATE_HOSTS'] === 'true',
       apiKeyCacheSeconds: int('API_KEY_CACHE_SECONDS', 5),
       loginMaxFailuresPerClient: int('LOGIN_MAX_FAILURES_PER_CLIENT', 30),
+      databasePoolSize: Math.max(1, int('DATABASE_POOL_SIZE', 20)),
       webhookAllowPrivateHosts: env['WEBHOOK_ALLOW_PRIVATE_HOSTS'] === 'true',
       webhookMaxAttempts: Math.max(1, int('WEBHOOK_MAX_ATTEMPTS', 8)),
       webhookRetryBaseSeconds: int('WEBHOOK_RETRY_BASE_SECONDS', 30),

@@ -66,7 +66,7 @@ export class DatabaseModule {
             migrationsRun: false,
             migrations: options.migrations,
             migrationsTableName: MIGRATIONS_TABLE,
-            extra: { max: options.poolSize ?? 20, application_name: 'almanac' },
+            extra: { max: options.poolSize ?? config.databasePoolSize, application_name: 'almanac' },
             logging: false,
           }),
           dataSourceFactory: async (dataSourceOptions?: DataSourceOptions) => {

@@ -97,7 +97,11 @@ export class ImportExternalBookingsService {
             rangeEnd: range.end,
             occurrences: importable,
           });
-          await runner.query('UPDATE calendar_integrations SET last_synced_at = $2 WHERE id = $1', [integration.id, this.clock.now()]);
+          await runner.query('UPDATE calendar_integrations SET last_synced_at = $2 WHERE organization_id = $3 AND id = $1', [
+            integration.id,
+            this.clock.now(),
+            input.organizationId,
+          ]);
           skipped.duplicate += outcome.duplicate;
           skipped.conflict += outcome.conflict;
           const result: ImportResult = {

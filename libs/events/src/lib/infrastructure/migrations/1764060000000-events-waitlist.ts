@@ -24,16 +24,16 @@ export class EventsWaitlist1764060000000 implements MigrationInterface {
       CREATE OR REPLACE FUNCTION event_registrations_count() RETURNS trigger LANGUAGE plpgsql AS $$
       BEGIN
         IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.status = 'active' THEN
-          UPDATE events SET registration_count = registration_count - 1 WHERE id = OLD.event_id;
+          UPDATE events SET registration_count = registration_count - 1 WHERE organization_id = OLD.organization_id AND id = OLD.event_id;
         END IF;
         IF TG_OP IN ('UPDATE', 'DELETE') AND OLD.status = 'waitlisted' THEN
-          UPDATE events SET waitlist_count = waitlist_count - 1 WHERE id = OLD.event_id;
+          UPDATE events SET waitlist_count = waitlist_count - 1 WHERE organization_id = OLD.organization_id AND id = OLD.event_id;
         END IF;
         IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.status = 'active' THEN
-          UPDATE events SET registration_count = registration_count + 1 WHERE id = NEW.event_id;
+          UPDATE events SET registration_count = registration_count + 1 WHERE organization_id = NEW.organization_id AND id = NEW.event_id;
         END IF;
         IF TG_OP IN ('INSERT', 'UPDATE') AND NEW.status = 'waitlisted' THEN
-          UPDATE events SET waitlist_count = waitlist_count + 1 WHERE id = NEW.event_id;
+          UPDATE events SET waitlist_count = waitlist_count + 1 WHERE organization_id = NEW.organization_id AND id = NEW.event_id;
         END IF;
         RETURN NULL;
       END

@@ -1,0 +1,28 @@
+-- Almanac on Citus, distributed by organization_id (api-decisions §18).
+-- Run once on the coordinator after `npm run migrate`, in this order (referenced tables first).
+-- schema_migrations stays a local table of the coordinator (migrations run there only).
+
+-- Reference tables: small, looked up without an organization (by e-mail, key hash, session token).
+SELECT create_reference_table('organizations');
+SELECT create_reference_table('users');
+SELECT create_reference_table('api_keys');
+SELECT create_reference_table('admin_sessions');
+SELECT create_reference_table('login_failures');
+
+-- Distributed tables, all co-located with schedules, so that joins and foreign keys on
+-- (organization_id, …) stay on one node.
+SELECT create_distributed_table('schedules', 'organization_id');
+SELECT create_distributed_table('event_types', 'organization_id', colocate_with => 'schedules');
+SELECT create_distributed_table('bookings', 'organization_id', colocate_with => 'schedules');
+SELECT create_distributed_table('calendar_feeds', 'organization_id', colocate_with => 'schedules');
+SELECT create_distributed_table('calendar_integrations', 'organization_id', colocate_with => 'schedules');
+SELECT create_distributed_table('events', 'organization_id', colocate_with => 'schedules');
+SELECT create_distributed_table('event_registrations', 'organization_id', colocate_with => 'schedules');
+SELECT create_distributed_table('post_categories', 'organization_id', colocate_with => 'schedules');
+SELECT create_distributed_table('post_tags', 'organization_id', colocate_with => 'schedules');
+SELECT create_distributed_table('posts', 'organization_id', colocate_with => 'schedules');
+SELECT create_distributed_table('post_tag_links', 'organization_id', colocate_with => 'schedules');
+SELECT create_distributed_table('idempotency_keys', 'organization_id', colocate_with => 'schedules');
+SELECT create_distributed_table('outbox_events', 'organization_id', colocate_with => 'schedules');
+SELECT create_distributed_table('webhook_endpoints', 'organization_id', colocate_with => 'schedules');
+SELECT create_distributed_table('webhook_deliveries', 'organization_id', colocate_with => 'schedules');
