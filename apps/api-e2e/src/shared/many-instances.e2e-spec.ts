@@ -48,7 +48,7 @@ describe('three instances on one database (e2e)', () => {
     // A feed that answers only when the test lets it: it holds the first import under its lock.
     feeds = createServer((req, res) => {
       feedArrived();
-      new Promise<void>((resolve) => (releaseFeed = resolve)).then(() =>
+      void new Promise<void>((resolve) => (releaseFeed = resolve)).then(() =>
         res
           .writeHead(200, { 'Content-Type': 'text/calendar' })
           .end('BEGIN:VCALENDAR\r\nVERSION:2.0\r\nEND:VCALENDAR\r\n'),
