@@ -27,3 +27,4 @@ export * from './database/db-availability';
 export * from './api/loggable-error';
 export * from './database/slug-lock';
 export * from './net/safe-fetch';
+export * from './api/conditional';

@@ -59,7 +59,7 @@ describe('rate limiting per API key (e2e)', () => {
 
   it('documents the RateLimit headers on /api/v1 responses and Retry-After on 429', () => {
     const op = (t.document['paths'] as any)['/api/v1/api-keys/current'].get;
-    expect(Object.keys(op.responses['200'].headers)).toEqual(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']);
+    expect(Object.keys(op.responses['200'].headers)).toEqual(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'RateLimit']);
     expect(op.responses['429'].headers['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
   });
 });

@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FrontDoorStep } from './http-middleware';
+import { entityTagOf, noneMatchHits, wantsEntityTag } from './conditional';
+import { paginationLinks } from './pagination';
 import { PROBLEM_TYPE_BASE } from './problem';
 
 /** Where the front door reports what it answered on its own (parser errors, a step that threw). */
@@ -18,8 +20,9 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  *   and response before Express takes them. Inside Express the same code costs more: Express swaps
  *   the prototypes of both objects, and every middleware is one more turn of its router.
  * - A handler's JSON result is written with one `JSON.stringify` and `res.end`, instead of
- *   `res.json` → `res.send` (content-type parsing, charset rewriting, freshness and ETag checks that
- *   never apply here: ETags are off). Anything else (no body, streams, errors, a Content-Type set by
+ *   `res.json` → `res.send` (content-type parsing, charset rewriting, Express's own weak ETags, which are off).
+ *   Here too the answer gets what api-decisions §16 asks of it: the strong ETag of a `@Conditional()`
+ *   route (304 for a GET whose If-None-Match names it) and the `Link` header of a page. Anything else (no body, streams, errors, a Content-Type set by
  *   the handler) still goes through Nest's own reply.
  */
 export class AlmanacExpressAdapter extends ExpressAdapter {
@@ -80,6 +83,21 @@ export class AlmanacExpressAdapter extends ExpressAdapter {
     }
     if (statusCode) response.statusCode = statusCode;
     const json = JSON.stringify(body);
+    const request = (response as ServerResponse & { req?: IncomingMessage }).req;
+    if (request && response.statusCode === 200) {
+      if (request.method === 'GET' || request.method === 'HEAD') {
+        const link = paginationLinks(request.url ?? '', body);
+        if (link) response.setHeader('Link', link);
+      }
+      if (wantsEntityTag(response) && request.method !== 'DELETE') {
+        const tag = entityTagOf(json);
+        response.setHeader('ETag', tag);
+        if (request.method !== 'PATCH' && noneMatchHits(request.headers['if-none-match'], tag)) {
+          response.statusCode = 304;
+          return response.end();
+        }
+      }
+    }
     response.setHeader('Content-Type', JSON_CONTENT_TYPE);
     response.setHeader('Content-Length', Buffer.byteLength(json));
     return response.end(json);

@@ -1,5 +1,6 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
+import { CONDITIONAL_EXTENSION } from './conditional';
 
 export const BEARER_SCHEME = 'bearer';
 export const SESSION_SCHEME = 'session';
@@ -45,6 +46,15 @@ const RATE_LIMIT_HEADERS: Record<string, Json> = {
   'RateLimit-Limit': { description: 'Requests allowed per minute for this API key', schema: { type: 'integer' } },
   'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
   'RateLimit-Reset': { description: 'Seconds until the window ends', schema: { type: 'integer' } },
+  'RateLimit-Policy': {
+    description:
+      'The quota policy, as draft-ietf-httpapi-ratelimit-headers spells it: `"per-key";q=<requests>;w=60` (q requests per 60-second window for this API key)',
+    schema: { type: 'string', example: '"per-key";q=600;w=60' },
+  },
+  RateLimit: {
+    description: 'Where this key stands in the policy (draft-ietf-httpapi-ratelimit-headers): `"per-key";r=<remaining>;t=<seconds to reset>`',
+    schema: { type: 'string', example: '"per-key";r=599;t=42' },
+  },
 };
 
 /**
@@ -73,6 +83,27 @@ export function applyV1Conventions(document: OpenAPIObject): OpenAPIObject {
       'Error responses are not kept.',
     schema: { type: 'string', minLength: 1, maxLength: 255 },
   };
+  Object.assign(headers, {
+    ETag: { description: 'Strong entity tag of the record as sent; changes with every change of it', schema: { type: 'string' } },
+  });
+  Object.assign(parameters, {
+    IfNoneMatch: {
+      name: 'If-None-Match',
+      in: 'header',
+      required: false,
+      description: 'An ETag of this record from an earlier answer: 304 without a body while it is still current',
+      schema: { type: 'string' },
+    },
+    IfMatch: {
+      name: 'If-Match',
+      in: 'header',
+      required: false,
+      description:
+        'The ETag of the record as the client last saw it (or `*`): if the record has changed since, 412 `precondition_failed` and nothing is changed. ' +
+        'Checked in the same transaction as the write, so of two writes sent with the same ETag only one can pass.',
+      schema: { type: 'string' },
+    },
+  });
   const rateRefs = Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 
   for (const [path, item] of Object.entries(document.paths ?? {})) {
@@ -80,6 +111,7 @@ export function applyV1Conventions(document: OpenAPIObject): OpenAPIObject {
     for (const [method, operation] of Object.entries(item as Record<string, Json>)) {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
       const responses = (operation['responses'] ??= {}) as Record<string, Json>;
+      if (operation[CONDITIONAL_EXTENSION]) documentConditional(method, operation, responses);
       // Anything that reads the database answers 503 while it is unreachable (api-decisions §19).
       if (path !== '/health/live') {
         responses['503'] ??= {
@@ -105,6 +137,23 @@ export function applyV1Conventions(document: OpenAPIObject): OpenAPIObject {
     }
   }
   return document;
+}
+
+/** ETag, 304 and If-None-Match on a `@Conditional()` GET; If-Match and 412 on its PATCH and DELETE (and the new ETag on PATCH). */
+function documentConditional(method: string, operation: Json, responses: Record<string, Json>): void {
+  delete operation[CONDITIONAL_EXTENSION];
+  const params = (operation['parameters'] ??= []) as Json[];
+  const ok = responses['200'];
+  if (ok && (method === 'get' || method === 'patch')) {
+    ok['headers'] = { ...(ok['headers'] as Json | undefined), ETag: { $ref: '#/components/headers/ETag' } };
+  }
+  if (method === 'get') {
+    params.push({ $ref: '#/components/parameters/IfNoneMatch' });
+    responses['304'] = { description: 'Not modified: If-None-Match names the current ETag (no body)', headers: { ETag: { $ref: '#/components/headers/ETag' } } };
+  } else {
+    params.push({ $ref: '#/components/parameters/IfMatch' });
+    responses['412'] = { description: 'If-Match does not name the current ETag (`precondition_failed`); nothing was changed', content: problemContent };
+  }
 }
 
 export function serveOpenApi(app: INestApplication, document: OpenAPIObject): void {

@@ -54,3 +54,34 @@ export function pageOf<T>(data: T[], total: number, page: Page): ListResponse<T>
     meta: { total, limit: page.limit, offset: page.offset, hasMore: page.offset + data.length < total },
   };
 }
+
+/**
+ * The RFC 8288 `Link` value of a page answer (`{ data: [...], meta: PageMeta }`) to the request at
+ * `url` (path and query as received): `first`, `prev` when offset > 0 and `next` when more follow,
+ * each keeping every other query parameter as sent. Undefined for anything that is not a page.
+ */
+export function paginationLinks(url: string, body: unknown): string | undefined {
+  const meta = (body as { meta?: Partial<PageMeta> } | null)?.meta;
+  if (!meta || typeof meta.limit !== 'number' || typeof meta.offset !== 'number' || typeof meta.hasMore !== 'boolean') {
+    return undefined;
+  }
+  const data = (body as { data?: unknown }).data;
+  if (!Array.isArray(data)) return undefined;
+  const queryAt = url.indexOf('?');
+  // Only what a URI-reference may hold: anything else in the path as received is percent-encoded.
+  const path = (queryAt < 0 ? url : url.slice(0, queryAt)).replace(/[^\x21-\x7e]|[<>"\\^`{|}]/g, (c) =>
+    encodeURIComponent(c),
+  );
+  const query = new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1));
+  const { limit, offset } = meta;
+  const link = (at: number, rel: string): string => {
+    query.set('limit', String(limit));
+    query.set('offset', String(at));
+    return `<${path}?${query.toString()}>; rel="${rel}"`;
+  };
+  const links = [link(0, 'first')];
+  if (offset > 0) links.push(link(Math.max(0, offset - limit), 'prev'));
+  if (meta.hasMore) links.push(link(offset + data.length, 'next'));
+  return links.join(', ');
+}
+

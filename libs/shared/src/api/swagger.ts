@@ -66,6 +66,13 @@ export function ApiListResponse(model: Type<unknown>, description?: string) {
     ApiResponse({
       status: 200,
       description: description ?? 'A page of records',
+      headers: {
+        Link: {
+          description:
+            'RFC 8288 links to the `first` page, the `prev` page (when offset > 0) and the `next` page (when hasMore), each keeping every filter of this request',
+          schema: { type: 'string', example: '</api/v1/bookings?status=PENDING&limit=50&offset=0>; rel="first", </api/v1/bookings?status=PENDING&limit=50&offset=50>; rel="next"' },
+        },
+      },
       schema: {
         type: 'object',
         required: ['data', 'meta'],

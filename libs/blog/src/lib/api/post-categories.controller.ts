@@ -1,11 +1,19 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { ApiPrincipal, Principal, RequireScope, V1Controller } from '@almanac/identity';
-import { ApiArrayResponse, ApiDataResponse, ApiProblems, UuidParam } from '@almanac/shared';
+import {
+  ApiArrayResponse,
+  ApiDataResponse,
+  ApiProblems,
+  Conditional,
+  IfMatch,
+  IfMatchHeader,
+  UuidParam,
+} from '@almanac/shared';
 import type { Response } from 'express';
 import { CategoriesService } from '../application/terms.service';
 import { CreatePostCategoryDto, UpdatePostCategoryDto } from './dto/term-input.dto';
-import { BlogDeletion, PostCategory, toTerm } from './dto/post.response';
+import { BlogDeletion, PostCategory, termBody, toTerm } from './dto/post.response';
 
 /**
  * `/posts/categories`: a fixed word, registered before `/posts/{id}` (see BlogModule), so it is never
@@ -25,12 +33,13 @@ export class PostCategoriesController {
   }
 
   @Get(':id')
+  @Conditional()
   @RequireScope('posts:read')
   @ApiOperation({ summary: 'Get a category' })
   @ApiDataResponse(PostCategory)
   @ApiProblems(403, 404)
   async get(@Principal() principal: ApiPrincipal, @Param('id', UuidParam('Category')) id: string): Promise<{ data: PostCategory }> {
-    return { data: toTerm(await this.categories.get(principal.organizationId, id)) };
+    return termBody(await this.categories.get(principal.organizationId, id));
   }
 
   @Post()
@@ -49,6 +58,7 @@ export class PostCategoriesController {
   }
 
   @Patch(':id')
+  @Conditional()
   @RequireScope('posts:write')
   @ApiOperation({ summary: 'Rename a category or change its slug' })
   @ApiDataResponse(PostCategory)
@@ -57,17 +67,24 @@ export class PostCategoriesController {
     @Principal() principal: ApiPrincipal,
     @Param('id', UuidParam('Category')) id: string,
     @Body() body: UpdatePostCategoryDto,
+    @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: PostCategory }> {
-    return { data: toTerm(await this.categories.update(principal.organizationId, id, { name: body?.name, slug: body?.slug })) };
+    const input = { name: body?.name, slug: body?.slug };
+    return termBody(await this.categories.update(principal.organizationId, id, input, ifMatch.of(termBody)));
   }
 
   @Delete(':id')
   @HttpCode(200)
+  @Conditional()
   @RequireScope('posts:write')
   @ApiOperation({ summary: 'Delete a category', description: 'Its posts stay, without a category.' })
   @ApiDataResponse(BlogDeletion)
   @ApiProblems(403, 404)
-  async delete(@Principal() principal: ApiPrincipal, @Param('id', UuidParam('Category')) id: string): Promise<{ data: BlogDeletion }> {
-    return { data: { id: await this.categories.delete(principal.organizationId, id), deleted: true } };
+  async delete(
+    @Principal() principal: ApiPrincipal,
+    @Param('id', UuidParam('Category')) id: string,
+    @IfMatch() ifMatch: IfMatchHeader,
+  ): Promise<{ data: BlogDeletion }> {
+    return { data: { id: await this.categories.delete(principal.organizationId, id, ifMatch.of(termBody)), deleted: true } };
   }
 }

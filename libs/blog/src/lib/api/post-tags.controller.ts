@@ -1,11 +1,19 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { ApiPrincipal, Principal, RequireScope, V1Controller } from '@almanac/identity';
-import { ApiArrayResponse, ApiDataResponse, ApiProblems, UuidParam } from '@almanac/shared';
+import {
+  ApiArrayResponse,
+  ApiDataResponse,
+  ApiProblems,
+  Conditional,
+  IfMatch,
+  IfMatchHeader,
+  UuidParam,
+} from '@almanac/shared';
 import type { Response } from 'express';
 import { TagsService } from '../application/terms.service';
 import { CreatePostTagDto, UpdatePostTagDto } from './dto/term-input.dto';
-import { BlogDeletion, PostTag, toTerm } from './dto/post.response';
+import { BlogDeletion, PostTag, termBody, toTerm } from './dto/post.response';
 
 /**
  * `/posts/tags`: a fixed word, registered before `/posts/{id}` (see BlogModule), so it is never
@@ -25,12 +33,13 @@ export class PostTagsController {
   }
 
   @Get(':id')
+  @Conditional()
   @RequireScope('posts:read')
   @ApiOperation({ summary: 'Get a tag' })
   @ApiDataResponse(PostTag)
   @ApiProblems(403, 404)
   async get(@Principal() principal: ApiPrincipal, @Param('id', UuidParam('Tag')) id: string): Promise<{ data: PostTag }> {
-    return { data: toTerm(await this.tags.get(principal.organizationId, id)) };
+    return termBody(await this.tags.get(principal.organizationId, id));
   }
 
   @Post()
@@ -49,6 +58,7 @@ export class PostTagsController {
   }
 
   @Patch(':id')
+  @Conditional()
   @RequireScope('posts:write')
   @ApiOperation({ summary: 'Rename a tag or change its slug' })
   @ApiDataResponse(PostTag)
@@ -57,17 +67,24 @@ export class PostTagsController {
     @Principal() principal: ApiPrincipal,
     @Param('id', UuidParam('Tag')) id: string,
     @Body() body: UpdatePostTagDto,
+    @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: PostTag }> {
-    return { data: toTerm(await this.tags.update(principal.organizationId, id, { name: body?.name, slug: body?.slug })) };
+    const input = { name: body?.name, slug: body?.slug };
+    return termBody(await this.tags.update(principal.organizationId, id, input, ifMatch.of(termBody)));
   }
 
   @Delete(':id')
   @HttpCode(200)
+  @Conditional()
   @RequireScope('posts:write')
   @ApiOperation({ summary: 'Delete a tag', description: 'Its posts stay, without the tag.' })
   @ApiDataResponse(BlogDeletion)
   @ApiProblems(403, 404)
-  async delete(@Principal() principal: ApiPrincipal, @Param('id', UuidParam('Tag')) id: string): Promise<{ data: BlogDeletion }> {
-    return { data: { id: await this.tags.delete(principal.organizationId, id), deleted: true } };
+  async delete(
+    @Principal() principal: ApiPrincipal,
+    @Param('id', UuidParam('Tag')) id: string,
+    @IfMatch() ifMatch: IfMatchHeader,
+  ): Promise<{ data: BlogDeletion }> {
+    return { data: { id: await this.tags.delete(principal.organizationId, id, ifMatch.of(termBody)), deleted: true } };
   }
 }

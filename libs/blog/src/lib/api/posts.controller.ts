@@ -5,6 +5,9 @@ import {
   ApiDataResponse,
   ApiListResponse,
   ApiProblems,
+  Conditional,
+  IfMatch,
+  IfMatchHeader,
   ListResponse,
   pageOf,
   resolvePage,
@@ -15,7 +18,7 @@ import { CreatePostCommand, PostsService, UpdatePostCommand } from '../applicati
 import type { ContentBlock } from '../domain/content-block';
 import { ListPostsQuery } from './dto/list-posts.query';
 import { CreatePostDto, UpdatePostDto } from './dto/post-input.dto';
-import { BlogDeletion, Post, PostListItem, toPost, toPostListItem } from './dto/post.response';
+import { BlogDeletion, Post, postBody, PostListItem, toPost, toPostListItem } from './dto/post.response';
 
 export const DEFAULT_POST_LIMIT = 20;
 
@@ -70,12 +73,13 @@ export class PostsController {
   }
 
   @Get(':id')
+  @Conditional()
   @RequireScope('posts:read')
   @ApiOperation({ summary: 'Get a post with its content' })
   @ApiDataResponse(Post)
   @ApiProblems(403, 404)
   async get(@Principal() principal: ApiPrincipal, @Param('id', UuidParam('Post')) id: string): Promise<{ data: Post }> {
-    return { data: toPost(await this.posts.get(principal.organizationId, id)) };
+    return postBody(await this.posts.get(principal.organizationId, id));
   }
 
   @HttpPost()
@@ -100,6 +104,7 @@ export class PostsController {
   }
 
   @Patch(':id')
+  @Conditional()
   @RequireScope('posts:write')
   @ApiOperation({
     summary: 'Update a post',
@@ -111,18 +116,24 @@ export class PostsController {
     @Principal() principal: ApiPrincipal,
     @Param('id', UuidParam('Post')) id: string,
     @Body() body: UpdatePostDto,
+    @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: Post }> {
-    const post = await this.posts.update({ organizationId: principal.organizationId, userId: principal.userId }, id, toCommand(body ?? {}));
-    return { data: toPost(post) };
+    const actor = { organizationId: principal.organizationId, userId: principal.userId };
+    return postBody(await this.posts.update(actor, id, toCommand(body ?? {}), ifMatch.of(postBody)));
   }
 
   @Delete(':id')
   @HttpCode(200)
+  @Conditional()
   @RequireScope('posts:write')
   @ApiOperation({ summary: 'Delete a post' })
   @ApiDataResponse(BlogDeletion)
   @ApiProblems(403, 404)
-  async delete(@Principal() principal: ApiPrincipal, @Param('id', UuidParam('Post')) id: string): Promise<{ data: BlogDeletion }> {
-    return { data: { id: await this.posts.delete(principal.organizationId, id), deleted: true } };
+  async delete(
+    @Principal() principal: ApiPrincipal,
+    @Param('id', UuidParam('Post')) id: string,
+    @IfMatch() ifMatch: IfMatchHeader,
+  ): Promise<{ data: BlogDeletion }> {
+    return { data: { id: await this.posts.delete(principal.organizationId, id, ifMatch.of(postBody)), deleted: true } };
   }
 }

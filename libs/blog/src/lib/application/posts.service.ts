@@ -1,6 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, DomainError, DomainEvent, FieldError, newId, NotFoundError, Outbox, ValidationFailedError } from '@almanac/shared';
+import {
+  checkPrecondition,
+  Clock,
+  DomainError,
+  DomainEvent,
+  FieldError,
+  newId,
+  NotFoundError,
+  Outbox,
+  Precondition,
+  ValidationFailedError,
+} from '@almanac/shared';
 import { toPost } from '../api/dto/post.response';
 import { DataSource, EntityManager } from 'typeorm';
 import type { ContentBlock } from '../domain/content-block';
@@ -88,7 +99,7 @@ export class PostsService {
     }));
   }
 
-  async update(actor: Actor, id: string, command: UpdatePostCommand): Promise<PostView> {
+  async update(actor: Actor, id: string, command: UpdatePostCommand, precondition = Precondition.none<PostView>()): Promise<PostView> {
     if (Object.values(command).every((value) => value === undefined)) {
       throw new ValidationFailedError([{ field: 'body', message: 'must name at least one field to change' }]);
     }
@@ -97,6 +108,7 @@ export class PostsService {
       // Locked: the publisher (SKIP LOCKED) leaves this post alone until the change is committed.
       const current = await this.posts.lockForUpdate(em, actor.organizationId, id);
       if (!current) throw new NotFoundError('Post');
+      if (precondition.required) precondition.assert((await this.posts.findView(em, actor.organizationId, id, now))!);
       const publication = resolvePublication(current, { status: command.status, publishedAt: command.publishedAt }, now);
       await this.checkReferences(em, actor.organizationId, command);
       await this.posts.update(em, actor.organizationId, id, {
@@ -122,10 +134,13 @@ export class PostsService {
   }
 
   /** Returns the deleted id. */
-  async delete(organizationId: string, id: string): Promise<string> {
+  async delete(organizationId: string, id: string, precondition = Precondition.none<PostView>()): Promise<string> {
     const deleted = await this.rankings.invalidatingAfter(
       organizationId,
       this.dataSource.transaction(async (em) => {
+        await checkPrecondition(em, precondition, { table: 'posts', organizationId, id }, (tx) =>
+          this.posts.findView(tx, organizationId, id, this.clock.now()),
+        );
         const gone = await this.posts.delete(em, organizationId, id);
         if (gone !== null) {
           await this.outbox.record(em, { type: 'post.deleted', organizationId, data: { id: gone, deleted: true }, occurredAt: this.clock.now() });

@@ -1,6 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, firstFreeSlug, newId, NotFoundError, SlugTakenError, slugify, ValidationFailedError } from '@almanac/shared';
+import {
+  checkPrecondition,
+  Clock,
+  firstFreeSlug,
+  newId,
+  NotFoundError,
+  Precondition,
+  SlugTakenError,
+  slugify,
+  ValidationFailedError,
+  writeUnderPrecondition,
+} from '@almanac/shared';
 import { DataSource } from 'typeorm';
 import type { TermKindName, TermView } from '../domain/term';
 import { SearchRankingCache } from '../infrastructure/search-ranking-cache';
@@ -48,20 +59,37 @@ export abstract class TermsService {
     }));
   }
 
-  async update(organizationId: string, id: string, input: { name?: string; slug?: string }): Promise<TermView> {
+  async update(
+    organizationId: string,
+    id: string,
+    input: { name?: string; slug?: string },
+    precondition = Precondition.none<TermView>(),
+  ): Promise<TermView> {
     if (input.name === undefined && input.slug === undefined) {
       throw new ValidationFailedError([{ field: 'body', message: 'must name at least one field to change' }]);
     }
     return this.rankings.invalidatingAfter(organizationId, this.dataSource.transaction(async (em) => {
       const now = this.clock.now();
+      await checkPrecondition(em, precondition, { table: this.terms.table, organizationId, id }, (tx) =>
+        this.terms.find(tx, organizationId, id, now),
+      );
       if (!(await this.terms.update(em, organizationId, id, input, now))) throw new NotFoundError(this.resource);
       return (await this.terms.find(em, organizationId, id, now))!;
     }));
   }
 
   /** Returns the deleted id. */
-  async delete(organizationId: string, id: string): Promise<string> {
-    const deleted = await this.rankings.invalidatingAfter(organizationId, this.terms.delete(this.dataSource.manager, organizationId, id));
+  async delete(organizationId: string, id: string, precondition = Precondition.none<TermView>()): Promise<string> {
+    const deleted = await this.rankings.invalidatingAfter(
+      organizationId,
+      writeUnderPrecondition(
+        this.dataSource,
+        precondition,
+        { table: this.terms.table, organizationId, id },
+        (em) => this.terms.find(em, organizationId, id, this.clock.now()),
+        (em) => this.terms.delete(em, organizationId, id),
+      ),
+    );
     if (deleted === null) throw new NotFoundError(this.resource);
     return deleted;
   }

@@ -51,6 +51,11 @@ export class TermRepository {
     this.t = TABLES[kind];
   }
 
+  /** The table of this kind of term (for a row lock taken by a precondition). */
+  get table(): string {
+    return this.t.table;
+  }
+
   /**
    * All terms of the organization by name, with their published post counts: one pass over the
    * organization's posts (or links) grouped by term, not one count per term.

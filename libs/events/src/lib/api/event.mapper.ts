@@ -69,3 +69,7 @@ export function toRegistrationResponse(r: Registration): RegistrationResponse {
     position: r.position,
   };
 }
+
+/** The bodies of the single-record GETs (and PATCH answers): what their ETags are taken of. */
+export const eventBody = (event: Event): { data: EventResponse } => ({ data: toEventResponse(event) });
+export const registrationBody = (r: Registration): { data: RegistrationResponse } => ({ data: toRegistrationResponse(r) });

@@ -5,6 +5,9 @@ import {
   ApiDataResponse,
   ApiListResponse,
   ApiProblems,
+  Conditional,
+  IfMatch,
+  IfMatchHeader,
   ListResponse,
   pageOf,
   resolvePage,
@@ -17,7 +20,7 @@ import { CreateEventDto } from './dto/create-event.dto';
 import { DeletedEventResponse, EventResponse, ListedEventResponse } from './dto/event.response';
 import { ListEventsQuery } from './dto/list-events.query';
 import { UpdateEventDto } from './dto/update-event.dto';
-import { toEventFields, toEventResponse, toListedEventResponse } from './event.mapper';
+import { eventBody, toEventFields, toEventResponse, toListedEventResponse } from './event.mapper';
 
 /** The calendar date a date filter names: a date as is, a date-time's own date as written. */
 function dateOf(value: string | undefined): string | undefined {
@@ -69,12 +72,13 @@ export class EventsController {
   }
 
   @Get(':id')
+  @Conditional()
   @RequireScope('events:read')
   @ApiOperation({ summary: 'One event, with registration_count and slots_remaining' })
   @ApiDataResponse(EventResponse)
   @ApiProblems(403, 404)
   async get(@Principal() principal: ApiPrincipal, @Param('id', UuidParam('Event')) id: string): Promise<{ data: EventResponse }> {
-    return { data: toEventResponse(await this.events.get(principal.organizationId, id)) };
+    return eventBody(await this.events.get(principal.organizationId, id));
   }
 
   @Post()
@@ -97,6 +101,7 @@ export class EventsController {
   }
 
   @Patch(':id')
+  @Conditional()
   @RequireScope('events:write')
   @ApiOperation({
     summary: 'Update an event',
@@ -111,16 +116,18 @@ export class EventsController {
     @Principal() principal: ApiPrincipal,
     @Param('id', UuidParam('Event')) id: string,
     @Body() body: UpdateEventDto,
+    @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: EventResponse }> {
     const changes = toEventFields(body);
     if (Object.values(changes).every((value) => value === undefined)) {
       throw new ValidationFailedError([{ field: 'body', message: 'must contain at least one field to change' }]);
     }
-    return { data: toEventResponse(await this.events.update(principal.organizationId, id, changes)) };
+    return eventBody(await this.events.update(principal.organizationId, id, changes, ifMatch.of(eventBody)));
   }
 
   @Delete(':id')
   @HttpCode(200)
+  @Conditional()
   @RequireScope('events:write')
   @ApiOperation({ summary: 'Delete an event and its registrations' })
   @ApiDataResponse(DeletedEventResponse)
@@ -128,8 +135,9 @@ export class EventsController {
   async delete(
     @Principal() principal: ApiPrincipal,
     @Param('id', UuidParam('Event')) id: string,
+    @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: DeletedEventResponse }> {
-    await this.events.delete(principal.organizationId, id);
+    await this.events.delete(principal.organizationId, id, ifMatch.of(eventBody));
     return { data: { id, deleted: true } };
   }
 }

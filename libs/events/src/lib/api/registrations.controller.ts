@@ -1,11 +1,22 @@
 import { Body, Delete, Get, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { ApiPrincipal, Principal, RequireScope, V1Controller } from '@almanac/identity';
-import { ApiDataResponse, ApiListResponse, ApiProblems, ListResponse, pageOf, resolvePage, UuidParam } from '@almanac/shared';
+import {
+  ApiDataResponse,
+  ApiListResponse,
+  ApiProblems,
+  Conditional,
+  IfMatch,
+  IfMatchHeader,
+  ListResponse,
+  pageOf,
+  resolvePage,
+  UuidParam,
+} from '@almanac/shared';
 import type { Response } from 'express';
 import { RegistrationsService } from '../application/registrations.service';
 import { CreateRegistrationDto, ListRegistrationsQuery, RegistrationResponse } from './dto/registration.dto';
-import { toRegistrationResponse } from './event.mapper';
+import { registrationBody, toRegistrationResponse } from './event.mapper';
 
 @V1Controller('events/:eventId/registrations', 'events')
 export class RegistrationsController {
@@ -52,6 +63,7 @@ export class RegistrationsController {
   }
 
   @Get(':registrationId')
+  @Conditional()
   @RequireScope('events:read')
   @ApiOperation({ summary: 'One registration' })
   @ApiDataResponse(RegistrationResponse)
@@ -61,11 +73,12 @@ export class RegistrationsController {
     @Param('eventId', UuidParam('Event')) eventId: string,
     @Param('registrationId', UuidParam('Registration')) registrationId: string,
   ): Promise<{ data: RegistrationResponse }> {
-    return { data: toRegistrationResponse(await this.registrations.get(principal.organizationId, eventId, registrationId)) };
+    return registrationBody(await this.registrations.get(principal.organizationId, eventId, registrationId));
   }
 
   @Delete(':registrationId')
   @HttpCode(200)
+  @Conditional()
   @RequireScope('events:write')
   @ApiOperation({ summary: 'Cancel a registration and free its place (idempotent)' })
   @ApiDataResponse(RegistrationResponse)
@@ -74,7 +87,9 @@ export class RegistrationsController {
     @Principal() principal: ApiPrincipal,
     @Param('eventId', UuidParam('Event')) eventId: string,
     @Param('registrationId', UuidParam('Registration')) registrationId: string,
+    @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: RegistrationResponse }> {
-    return { data: toRegistrationResponse(await this.registrations.cancel(principal.organizationId, eventId, registrationId)) };
+    const cancelled = await this.registrations.cancel(principal.organizationId, eventId, registrationId, ifMatch.of(registrationBody));
+    return { data: toRegistrationResponse(cancelled) };
   }
 }

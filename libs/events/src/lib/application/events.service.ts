@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, NotFoundError, Outbox, Page, newId } from '@almanac/shared';
+import {
+  checkPrecondition,
+  Clock,
+  newId,
+  NotFoundError,
+  Outbox,
+  Page,
+  Precondition,
+} from '@almanac/shared';
 import { toEventResponse } from '../api/event.mapper';
 import { DataSource, EntityManager } from 'typeorm';
 import { Event, EventFields, NewEvent } from '../domain/event';
@@ -58,10 +66,11 @@ export class EventsService {
     return event;
   }
 
-  async update(organizationId: string, id: string, changes: EventFields): Promise<Event> {
+  async update(organizationId: string, id: string, changes: EventFields, precondition = Precondition.none<Event>()): Promise<Event> {
     return this.dataSource.transaction(async (em) => {
       const event = await this.events.findById(em, organizationId, id, { lock: true });
       if (!event) throw new NotFoundError('Event');
+      precondition.assert(event);
       if (!event.update(changes, this.clock.now())) return event;
       await this.events.update(em, event);
       // More places (or none to count) take waiting registrations off the list in this transaction.
@@ -72,8 +81,11 @@ export class EventsService {
     });
   }
 
-  async delete(organizationId: string, id: string): Promise<void> {
+  async delete(organizationId: string, id: string, precondition = Precondition.none<Event>()): Promise<void> {
     const deleted = await this.dataSource.transaction(async (em) => {
+      await checkPrecondition(em, precondition, { table: 'events', organizationId, id }, (tx) =>
+        this.events.findById(tx, organizationId, id),
+      );
       const gone = await this.events.delete(em, organizationId, id);
       if (gone) await this.announce(em, 'event.deleted', organizationId, { id, deleted: true });
       return gone;

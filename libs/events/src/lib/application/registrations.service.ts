@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, NotFoundError, Outbox, Page, newId } from '@almanac/shared';
+import {
+  checkPrecondition,
+  Clock,
+  newId,
+  NotFoundError,
+  Outbox,
+  Page,
+  Precondition,
+} from '@almanac/shared';
 import { toRegistrationResponse } from '../api/event.mapper';
 import { DataSource, EntityManager } from 'typeorm';
 import { Event } from '../domain/event';
@@ -68,9 +76,12 @@ export class RegistrationsService {
    * transaction; cancelling a waiting one takes it off the list. Cancelling a cancelled
    * registration answers it unchanged.
    */
-  async cancel(organizationId: string, eventId: string, id: string): Promise<Registration> {
+  async cancel(organizationId: string, eventId: string, id: string, precondition = Precondition.none<Registration>()): Promise<Registration> {
     return this.dataSource.transaction(async (em) => {
       await this.eventOrFail(em, organizationId, eventId, true);
+      await checkPrecondition(em, precondition, { table: 'event_registrations', organizationId, id }, (tx) =>
+        this.registrations.findById(tx, organizationId, eventId, id),
+      );
       const cancelled = await this.registrations.cancel(em, organizationId, eventId, id, this.clock.now());
       if (cancelled) {
         await this.announce(em, 'registration.cancelled', cancelled.registration, cancelled.was);

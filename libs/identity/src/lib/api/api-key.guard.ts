@@ -46,11 +46,19 @@ export class ApiKeyGuard implements CanActivate {
     res.setHeader('RateLimit-Limit', String(decision.limit));
     res.setHeader('RateLimit-Remaining', String(decision.remaining));
     res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
+    // The current IETF draft (draft-ietf-httpapi-ratelimit-headers-08 and later) spells the policy as a
+    // structured-field item: a quoted name with the quota `q` and window `w`; `RateLimit` says where
+    // this client stands in it (`r` remaining, `t` seconds to the reset).
+    res.setHeader('RateLimit-Policy', `"${RATE_LIMIT_POLICY}";q=${decision.limit};w=60`);
+    res.setHeader('RateLimit', `"${RATE_LIMIT_POLICY}";r=${decision.remaining};t=${decision.resetSeconds}`);
     if (!decision.allowed) {
       throw rateLimitedProblem(`This API key made more than ${decision.limit} requests in a minute.`, decision.resetSeconds);
     }
   }
 }
+
+/** The name of the one rate-limit policy: requests per minute per API key. */
+export const RATE_LIMIT_POLICY = 'per-key';
 
 /**
  * The scope an operation needs; a key without it gets 403 `forbidden`. The scope is also written

@@ -5,13 +5,16 @@ import {
   ApiDataResponse,
   ApiListResponse,
   ApiProblems,
+  Conditional,
+  IfMatch,
+  IfMatchHeader,
   ListResponse,
   pageOf,
   resolvePage,
   UuidParam,
 } from '@almanac/shared';
 import type { Response } from 'express';
-import { BookingsService } from '../application/bookings.service';
+import { BookingsService, type UpdateBookingCommand } from '../application/bookings.service';
 import {
   BookingListQuery,
   BookingResponse,
@@ -19,7 +22,7 @@ import {
   CreateBookingDto,
   UpdateBookingDto,
 } from './dto/booking.dto';
-import { toBookingResponse, toCancelledBookingResponse } from './scheduling.mappers';
+import { bookingBody, toBookingResponse, toCancelledBookingResponse } from './scheduling.mappers';
 
 @V1Controller('bookings', 'bookings')
 export class BookingsController {
@@ -55,6 +58,7 @@ export class BookingsController {
   }
 
   @Get(':id')
+  @Conditional()
   @RequireScope('bookings:read')
   @ApiOperation({ summary: 'Get a booking' })
   @ApiDataResponse(BookingResponse)
@@ -63,7 +67,7 @@ export class BookingsController {
     @Principal() principal: ApiPrincipal,
     @Param('id', UuidParam('Booking')) id: string,
   ): Promise<{ data: BookingResponse }> {
-    return { data: toBookingResponse(await this.bookings.get(principal.organizationId, id)) };
+    return bookingBody(await this.bookings.get(principal.organizationId, id));
   }
 
   @Post()
@@ -103,6 +107,7 @@ export class BookingsController {
   }
 
   @Patch(':id')
+  @Conditional()
   @RequireScope('bookings:write')
   @ApiOperation({
     summary: 'Update a booking',
@@ -115,8 +120,9 @@ export class BookingsController {
     @Principal() principal: ApiPrincipal,
     @Param('id', UuidParam('Booking')) id: string,
     @Body() body: UpdateBookingDto,
+    @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: BookingResponse }> {
-    const booking = await this.bookings.update(principal.organizationId, id, {
+    const command: UpdateBookingCommand = {
       status: body.status,
       title: body.title,
       location: body.location,
@@ -132,12 +138,13 @@ export class BookingsController {
       },
       startTime: body.start_time === undefined ? undefined : new Date(body.start_time),
       endTime: body.end_time === undefined ? undefined : new Date(body.end_time),
-    });
-    return { data: toBookingResponse(booking) };
+    };
+    return bookingBody(await this.bookings.update(principal.organizationId, id, command, ifMatch.of(bookingBody)));
   }
 
   @Delete(':id')
   @HttpCode(200)
+  @Conditional()
   @RequireScope('bookings:write')
   @ApiOperation({
     summary: 'Cancel a booking (soft delete)',
@@ -149,7 +156,9 @@ export class BookingsController {
   async cancel(
     @Principal() principal: ApiPrincipal,
     @Param('id', UuidParam('Booking')) id: string,
+    @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: CancelledBookingResponse }> {
-    return { data: toCancelledBookingResponse(await this.bookings.cancel(principal.organizationId, id)) };
+    const cancelled = await this.bookings.cancel(principal.organizationId, id, ifMatch.of(bookingBody));
+    return { data: toCancelledBookingResponse(cancelled) };
   }
 }

@@ -5,6 +5,9 @@ import {
   ApiDataResponse,
   ApiListResponse,
   ApiProblems,
+  Conditional,
+  IfMatch,
+  IfMatchHeader,
   ListResponse,
   pageOf,
   resolvePage,
@@ -19,7 +22,7 @@ import {
   EventTypeResponse,
   UpdateEventTypeDto,
 } from './dto/event-type.dto';
-import { toEventTypeResponse } from './scheduling.mappers';
+import { eventTypeBody, toEventTypeResponse } from './scheduling.mappers';
 
 @V1Controller('event-types', 'event-types')
 export class EventTypesController {
@@ -44,6 +47,7 @@ export class EventTypesController {
   }
 
   @Get(':id')
+  @Conditional()
   @RequireScope('bookings:read')
   @ApiOperation({ summary: 'Get an event type' })
   @ApiDataResponse(EventTypeResponse)
@@ -52,7 +56,7 @@ export class EventTypesController {
     @Principal() principal: ApiPrincipal,
     @Param('id', UuidParam('Event type')) id: string,
   ): Promise<{ data: EventTypeResponse }> {
-    return { data: toEventTypeResponse(await this.eventTypes.get(principal.organizationId, id)) };
+    return eventTypeBody(await this.eventTypes.get(principal.organizationId, id));
   }
 
   @Post()
@@ -86,6 +90,7 @@ export class EventTypesController {
   }
 
   @Patch(':id')
+  @Conditional()
   @RequireScope('bookings:write')
   @ApiOperation({ summary: 'Update an event type', description: 'Any create field; an empty body is 400.' })
   @ApiDataResponse(EventTypeResponse)
@@ -94,6 +99,7 @@ export class EventTypesController {
     @Principal() principal: ApiPrincipal,
     @Param('id', UuidParam('Event type')) id: string,
     @Body() body: UpdateEventTypeDto,
+    @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: EventTypeResponse }> {
     const command: UpdateEventTypeCommand = {
       title: body.title,
@@ -106,11 +112,12 @@ export class EventTypesController {
       requiresApproval: body.requires_approval,
       isActive: body.is_active,
     };
-    return { data: toEventTypeResponse(await this.eventTypes.update(principal.organizationId, id, command)) };
+    return eventTypeBody(await this.eventTypes.update(principal.organizationId, id, command, ifMatch.of(eventTypeBody)));
   }
 
   @Delete(':id')
   @HttpCode(200)
+  @Conditional()
   @RequireScope('bookings:write')
   @ApiOperation({
     summary: 'Delete an event type',
@@ -121,8 +128,9 @@ export class EventTypesController {
   async delete(
     @Principal() principal: ApiPrincipal,
     @Param('id', UuidParam('Event type')) id: string,
+    @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: EventTypeDeletedResponse }> {
-    const { id: deletedId } = await this.eventTypes.delete(principal.organizationId, id);
+    const { id: deletedId } = await this.eventTypes.delete(principal.organizationId, id, ifMatch.of(eventTypeBody));
     return { data: { id: deletedId, deleted: true } };
   }
 }

@@ -5,6 +5,9 @@ import {
   ApiDataResponse,
   ApiListResponse,
   ApiProblems,
+  Conditional,
+  IfMatch,
+  IfMatchHeader,
   ListResponse,
   PageQuery,
   pageOf,
@@ -19,7 +22,7 @@ import {
   ScheduleResponse,
   UpdateScheduleDto,
 } from './dto/schedule.dto';
-import { toScheduleResponse } from './scheduling.mappers';
+import { scheduleBody, toScheduleResponse } from './scheduling.mappers';
 
 @V1Controller('schedules', 'schedules')
 export class SchedulesController {
@@ -40,6 +43,7 @@ export class SchedulesController {
   }
 
   @Get(':id')
+  @Conditional()
   @RequireScope('bookings:read')
   @ApiOperation({ summary: 'Get a schedule' })
   @ApiDataResponse(ScheduleResponse)
@@ -48,7 +52,7 @@ export class SchedulesController {
     @Principal() principal: ApiPrincipal,
     @Param('id', UuidParam('Schedule')) id: string,
   ): Promise<{ data: ScheduleResponse }> {
-    return { data: toScheduleResponse(await this.schedules.get(principal.organizationId, id)) };
+    return scheduleBody(await this.schedules.get(principal.organizationId, id));
   }
 
   @Post()
@@ -73,6 +77,7 @@ export class SchedulesController {
   }
 
   @Patch(':id')
+  @Conditional()
   @RequireScope('bookings:write')
   @ApiOperation({ summary: 'Update a schedule', description: 'name and/or timezone; an empty body is 400.' })
   @ApiDataResponse(ScheduleResponse)
@@ -81,16 +86,20 @@ export class SchedulesController {
     @Principal() principal: ApiPrincipal,
     @Param('id', UuidParam('Schedule')) id: string,
     @Body() body: UpdateScheduleDto,
+    @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: ScheduleResponse }> {
-    const schedule = await this.schedules.update(principal.organizationId, id, {
-      name: body.name,
-      timezone: body.timezone,
-    });
-    return { data: toScheduleResponse(schedule) };
+    const schedule = await this.schedules.update(
+      principal.organizationId,
+      id,
+      { name: body.name, timezone: body.timezone },
+      ifMatch.of(scheduleBody),
+    );
+    return scheduleBody(schedule);
   }
 
   @Delete(':id')
   @HttpCode(200)
+  @Conditional()
   @RequireScope('bookings:write')
   @ApiOperation({
     summary: 'Delete a schedule',
@@ -102,8 +111,9 @@ export class SchedulesController {
   async delete(
     @Principal() principal: ApiPrincipal,
     @Param('id', UuidParam('Schedule')) id: string,
+    @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: ScheduleDeletedResponse }> {
-    const { id: deletedId } = await this.schedules.delete(principal.organizationId, id);
+    const { id: deletedId } = await this.schedules.delete(principal.organizationId, id, ifMatch.of(scheduleBody));
     return { data: { id: deletedId, deleted: true } };
   }
 }

@@ -59,3 +59,8 @@ export function toBookingResponse(b: Booking): BookingResponse {
 export function toCancelledBookingResponse(b: Booking): CancelledBookingResponse {
   return { ...toBookingResponse(b), cancelled: true };
 }
+
+/** The bodies of the single-record GETs (and PATCH answers): what their ETags are taken of. */
+export const scheduleBody = (s: Schedule): { data: ScheduleResponse } => ({ data: toScheduleResponse(s) });
+export const eventTypeBody = (e: EventType): { data: EventTypeResponse } => ({ data: toEventTypeResponse(e) });
+export const bookingBody = (b: Booking): { data: BookingResponse } => ({ data: toBookingResponse(b) });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
+  checkPrecondition,
   Clock,
   DomainError,
   DomainEvent,
@@ -12,6 +13,7 @@ import {
   Outbox,
   Page,
   parseDateOrDateTime,
+  Precondition,
   ValidationFailedError,
 } from '@almanac/shared';
 import { DataSource, EntityManager } from 'typeorm';
@@ -202,7 +204,12 @@ export class BookingsService {
    * are compare-and-swap on the status read: if another request changed it in between, this one
    * finds nothing to update and answers 409 `invalid_transition`.
    */
-  async update(organizationId: string, id: string, command: UpdateBookingCommand): Promise<Booking> {
+  async update(
+    organizationId: string,
+    id: string,
+    command: UpdateBookingCommand,
+    precondition = Precondition.none<Booking>(),
+  ): Promise<Booking> {
     const em = this.dataSource.manager;
     const current = await this.bookings.findById(em, organizationId, id);
     if (!current) throw new NotFoundError('Booking');
@@ -246,6 +253,9 @@ export class BookingsService {
     }
 
     const updated = await this.dataSource.transaction(async (tx) => {
+      await checkPrecondition(tx, precondition, { table: 'bookings', organizationId, id }, (em) =>
+        this.bookings.findById(em, organizationId, id),
+      );
       const after = await this.bookings.update(tx, organizationId, id, changes, expectedStatus);
       // One event per change: a status move announces the move (with the status before it),
       // anything else (details, metadata, a reschedule) booking.updated.
@@ -270,14 +280,20 @@ export class BookingsService {
   }
 
   /** Soft delete: PENDING/CONFIRMED → CANCELLED; CANCELLED stays as it is; COMPLETED/NO_SHOW: 409. */
-  async cancel(organizationId: string, id: string): Promise<Booking> {
+  async cancel(organizationId: string, id: string, precondition = Precondition.none<Booking>()): Promise<Booking> {
     const em = this.dataSource.manager;
     for (let attempt = 0; attempt < CANCEL_ATTEMPTS; attempt++) {
       const current = await this.bookings.findById(em, organizationId, id);
       if (!current) throw new NotFoundError('Booking');
-      if (planCancellation(current.status) === 'already_cancelled') return current;
+      if (planCancellation(current.status) === 'already_cancelled') {
+        precondition.assert(current);
+        return current;
+      }
       const now = this.clock.now();
       const cancelled = await this.dataSource.transaction(async (tx) => {
+        await checkPrecondition(tx, precondition, { table: 'bookings', organizationId, id }, (em) =>
+          this.bookings.findById(em, organizationId, id),
+        );
         const after = await this.bookings.cancelIfActive(tx, organizationId, id, now, current.status);
         if (after) await this.announce(tx, 'booking.cancelled', after, current.status);
         return after;

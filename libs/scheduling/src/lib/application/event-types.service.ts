@@ -6,9 +6,11 @@ import {
   newId,
   NotFoundError,
   Page,
+  Precondition,
   slugify,
   SlugTakenError,
   ValidationFailedError,
+  writeUnderPrecondition,
 } from '@almanac/shared';
 import { DataSource } from 'typeorm';
 import { EventType } from '../domain/event-type';
@@ -97,7 +99,12 @@ export class EventTypesService {
     return eventType;
   }
 
-  async update(organizationId: string, id: string, command: UpdateEventTypeCommand): Promise<EventType> {
+  async update(
+    organizationId: string,
+    id: string,
+    command: UpdateEventTypeCommand,
+    precondition = Precondition.none<EventType>(),
+  ): Promise<EventType> {
     const changes: EventTypeChanges = { updatedAt: this.clock.now() };
     for (const [key, value] of Object.entries(command) as [keyof UpdateEventTypeCommand, unknown][]) {
       if (value !== undefined) (changes as Record<string, unknown>)[key] = value;
@@ -107,14 +114,26 @@ export class EventTypesService {
         { field: 'body', message: 'must contain at least one field to update' },
       ]);
     }
-    const updated = await this.eventTypes.update(this.dataSource.manager, organizationId, id, changes);
+    const updated = await writeUnderPrecondition(
+      this.dataSource,
+      precondition,
+      { table: 'event_types', organizationId, id },
+      (em) => this.eventTypes.findById(em, organizationId, id),
+      (em) => this.eventTypes.update(em, organizationId, id, changes),
+    );
     if (!updated) throw new NotFoundError('Event type');
     return updated;
   }
 
-  async delete(organizationId: string, id: string): Promise<{ id: string }> {
-    if (!(await this.eventTypes.delete(this.dataSource.manager, organizationId, id)))
-      throw new NotFoundError('Event type');
+  async delete(organizationId: string, id: string, precondition = Precondition.none<EventType>()): Promise<{ id: string }> {
+    const deleted = await writeUnderPrecondition(
+      this.dataSource,
+      precondition,
+      { table: 'event_types', organizationId, id },
+      (em) => this.eventTypes.findById(em, organizationId, id),
+      (em) => this.eventTypes.delete(em, organizationId, id),
+    );
+    if (!deleted) throw new NotFoundError('Event type');
     return { id };
   }
 }

@@ -1,6 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, newId, NotFoundError, Page, ValidationFailedError } from '@almanac/shared';
+import {
+  Clock,
+  newId,
+  NotFoundError,
+  Page,
+  Precondition,
+  ValidationFailedError,
+  writeUnderPrecondition,
+} from '@almanac/shared';
 import { DataSource } from 'typeorm';
 import { DEFAULT_SCHEDULE_TIMEZONE, Schedule } from '../domain/schedule';
 import { ScheduleInUseError } from '../domain/scheduling-errors';
@@ -46,16 +54,24 @@ export class SchedulesService {
     return schedule;
   }
 
-  async update(organizationId: string, id: string, command: UpdateScheduleCommand): Promise<Schedule> {
+  async update(
+    organizationId: string,
+    id: string,
+    command: UpdateScheduleCommand,
+    precondition = Precondition.none<Schedule>(),
+  ): Promise<Schedule> {
     if (command.name === undefined && command.timezone === undefined) {
       throw new ValidationFailedError([
         { field: 'body', message: 'must contain at least one of name, timezone' },
       ]);
     }
-    const updated = await this.schedules.update(this.dataSource.manager, organizationId, id, {
-      ...command,
-      updatedAt: this.clock.now(),
-    });
+    const updated = await writeUnderPrecondition(
+      this.dataSource,
+      precondition,
+      { table: 'schedules', organizationId, id },
+      (em) => this.schedules.findById(em, organizationId, id),
+      (em) => this.schedules.update(em, organizationId, id, { ...command, updatedAt: this.clock.now() }),
+    );
     if (!updated) throw new NotFoundError('Schedule');
     return updated;
   }
@@ -65,10 +81,15 @@ export class SchedulesService {
    * a booking being created meanwhile holds a KEY SHARE lock on it (its foreign-key check), so it is
    * either committed and seen by the check, or waits and then fails its foreign key.
    */
-  async delete(organizationId: string, id: string): Promise<{ id: string }> {
+  async delete(
+    organizationId: string,
+    id: string,
+    precondition = Precondition.none<Schedule>(),
+  ): Promise<{ id: string }> {
     return this.dataSource.transaction(async (em) => {
       const schedule = await this.schedules.findById(em, organizationId, id, 'update');
       if (!schedule) throw new NotFoundError('Schedule');
+      precondition.assert(schedule);
       if (await this.schedules.hasActiveBookings(em, organizationId, id)) throw new ScheduleInUseError();
       await this.schedules.delete(em, organizationId, id);
       return { id };

@@ -5,6 +5,9 @@ import {
   ApiDataResponse,
   ApiListResponse,
   ApiProblems,
+  Conditional,
+  IfMatch,
+  IfMatchHeader,
   ListResponse,
   pageOf,
   resolvePage,
@@ -22,6 +25,7 @@ import {
   DeliveryResponse,
   toDelivery,
   toWebhook,
+  webhookBody,
   WebhookDeletion,
   WebhookResponse,
   WebhookSecretResponse,
@@ -68,6 +72,7 @@ export class WebhooksController {
   }
 
   @Get(':id')
+  @Conditional()
   @RequireScope('webhooks:read')
   @ApiOperation({ summary: 'Get an endpoint' })
   @ApiDataResponse(WebhookResponse)
@@ -76,10 +81,11 @@ export class WebhooksController {
     @Principal() principal: ApiPrincipal,
     @Param('id', HOOK) id: string,
   ): Promise<{ data: WebhookResponse }> {
-    return { data: toWebhook(await this.webhooks.get(principal.organizationId, id)) };
+    return webhookBody(await this.webhooks.get(principal.organizationId, id));
   }
 
   @Patch(':id')
+  @Conditional()
   @RequireScope('webhooks:write')
   @ApiOperation({
     summary: 'Change an endpoint',
@@ -91,12 +97,14 @@ export class WebhooksController {
     @Principal() principal: ApiPrincipal,
     @Param('id', HOOK) id: string,
     @Body() body: UpdateWebhookDto,
+    @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: WebhookResponse }> {
-    return { data: toWebhook(await this.webhooks.update(principal.organizationId, id, body ?? {})) };
+    return webhookBody(await this.webhooks.update(principal.organizationId, id, body ?? {}, ifMatch.of(webhookBody)));
   }
 
   @Delete(':id')
   @HttpCode(200)
+  @Conditional()
   @RequireScope('webhooks:write')
   @ApiOperation({ summary: 'Delete an endpoint', description: 'Its pending deliveries go with it.' })
   @ApiDataResponse(WebhookDeletion)
@@ -104,8 +112,9 @@ export class WebhooksController {
   async delete(
     @Principal() principal: ApiPrincipal,
     @Param('id', HOOK) id: string,
+    @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: WebhookDeletion }> {
-    await this.webhooks.delete(principal.organizationId, id);
+    await this.webhooks.delete(principal.organizationId, id, ifMatch.of(webhookBody));
     return { data: { id, deleted: true } };
   }
 

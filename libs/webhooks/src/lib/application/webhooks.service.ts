@@ -9,7 +9,9 @@ import {
   NotFoundError,
   Outbox,
   Page,
+  Precondition,
   ValidationFailedError,
+  writeUnderPrecondition,
 } from '@almanac/shared';
 import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
@@ -75,6 +77,7 @@ export class WebhooksService {
     organizationId: string,
     id: string,
     changes: Partial<EndpointInput>,
+    precondition = Precondition.none<WebhookEndpoint>(),
   ): Promise<WebhookEndpoint> {
     assertChanges({
       url: changes.url,
@@ -84,20 +87,26 @@ export class WebhooksService {
     });
     if (changes.url !== undefined) await this.assertDeliverable(changes.url);
     const events = changes.events === undefined ? undefined : [...new Set(changes.events)];
-    const updated = await this.repository.updateEndpoint(
-      this.dataSource.manager,
-      organizationId,
-      id,
-      { ...changes, events },
-      this.clock.now(),
+    const updated = await writeUnderPrecondition(
+      this.dataSource,
+      precondition,
+      { table: 'webhook_endpoints', organizationId, id },
+      (em) => this.repository.findEndpoint(em, organizationId, id),
+      (em) => this.repository.updateEndpoint(em, organizationId, id, { ...changes, events }, this.clock.now()),
     );
     if (!updated) throw new NotFoundError('Webhook');
     return updated;
   }
 
-  async delete(organizationId: string, id: string): Promise<void> {
-    if (!(await this.repository.deleteEndpoint(this.dataSource.manager, organizationId, id)))
-      throw new NotFoundError('Webhook');
+  async delete(organizationId: string, id: string, precondition = Precondition.none<WebhookEndpoint>()): Promise<void> {
+    const deleted = await writeUnderPrecondition(
+      this.dataSource,
+      precondition,
+      { table: 'webhook_endpoints', organizationId, id },
+      (em) => this.repository.findEndpoint(em, organizationId, id),
+      (em) => this.repository.deleteEndpoint(em, organizationId, id),
+    );
+    if (!deleted) throw new NotFoundError('Webhook');
   }
 
   /** A new secret; the old one keeps signing (beside the new) for 24 hours. */

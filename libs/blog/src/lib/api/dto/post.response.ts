@@ -98,3 +98,7 @@ export function toPost(view: PostView): Post {
 export function toTerm(view: TermView): PostCategory & PostTag {
   return { id: view.id, name: view.name, slug: view.slug, post_count: view.postCount };
 }
+
+/** The bodies of the single-record GETs (and PATCH answers): what their ETags are taken of. */
+export const postBody = (view: PostView): { data: Post } => ({ data: toPost(view) });
+export const termBody = (view: TermView): { data: PostCategory & PostTag } => ({ data: toTerm(view) });

@@ -109,3 +109,6 @@ export function toDelivery(d: WebhookDelivery): DeliveryResponse {
     created_at: d.createdAt.toISOString(),
   };
 }
+
+/** The body of the single-endpoint GET (and PATCH answer): what its ETag is taken of. */
+export const webhookBody = (e: WebhookEndpoint): { data: WebhookResponse } => ({ data: toWebhook(e) });
