@@ -61,18 +61,17 @@ export function pageOf<T>(data: T[], total: number, page: Page): ListResponse<T>
  * each keeping every other query parameter as sent. Undefined for anything that is not a page.
  */
 export function paginationLinks(url: string, body: unknown): string | undefined {
-  const meta = (body as { meta?: Partial<PageMeta> } | null)?.meta;
-  if (!meta || typeof meta.limit !== 'number' || typeof meta.offset !== 'number' || typeof meta.hasMore !== 'boolean') {
-    return undefined;
-  }
-  const data = (body as { data?: unknown }).data;
-  if (!Array.isArray(data)) return undefined;
+  const meta = (body as { meta?: Partial<PageMeta> & { next_cursor?: unknown } } | null)?.meta;
+  const data = (body as { data?: unknown } | null)?.data;
+  if (!meta || !Array.isArray(data) || typeof meta.hasMore !== 'boolean') return undefined;
   const queryAt = url.indexOf('?');
   // Only what a URI-reference may hold: anything else in the path as received is percent-encoded.
   const path = (queryAt < 0 ? url : url.slice(0, queryAt)).replace(/[^\x21-\x7e]|[<>"\\^`{|}]/g, (c) =>
     encodeURIComponent(c),
   );
   const query = new URLSearchParams(queryAt < 0 ? '' : url.slice(queryAt + 1));
+  if ('next_cursor' in meta) return cursorLinks(path, query, meta.next_cursor);
+  if (typeof meta.limit !== 'number' || typeof meta.offset !== 'number') return undefined;
   const { limit, offset } = meta;
   const link = (at: number, rel: string): string => {
     query.set('limit', String(limit));
@@ -85,3 +84,14 @@ export function paginationLinks(url: string, body: unknown): string | undefined 
   return links.join(', ');
 }
 
+
+/** A cursor feed (`meta.next_cursor`): `first` without a cursor, `next` from the one given (to keep following). */
+function cursorLinks(path: string, query: URLSearchParams, cursor: unknown): string {
+  query.delete('after');
+  const links = [`<${path}${query.size > 0 ? `?${query.toString()}` : ''}>; rel="first"`];
+  if (typeof cursor === 'string') {
+    query.set('after', cursor);
+    links.push(`<${path}?${query.toString()}>; rel="next"`);
+  }
+  return links.join(', ');
+}

@@ -59,6 +59,16 @@ export function ApiArrayResponse(model: Type<unknown>, description?: string) {
   );
 }
 
+/** The `Link` header of every page answer (written by the adapter from `{data, meta}`). */
+export const PAGE_LINK_HEADER = {
+  description:
+    'RFC 8288 links to the `first` page, the `prev` page (when offset > 0) and the `next` page (when hasMore), each keeping every filter of this request',
+  schema: {
+    type: 'string',
+    example: '</api/v1/bookings?status=PENDING&limit=50&offset=0>; rel="first", </api/v1/bookings?status=PENDING&limit=50&offset=50>; rel="next"',
+  },
+};
+
 /** `{ data: Model[], meta: PageMeta }`. */
 export function ApiListResponse(model: Type<unknown>, description?: string) {
   return applyDecorators(
@@ -66,13 +76,7 @@ export function ApiListResponse(model: Type<unknown>, description?: string) {
     ApiResponse({
       status: 200,
       description: description ?? 'A page of records',
-      headers: {
-        Link: {
-          description:
-            'RFC 8288 links to the `first` page, the `prev` page (when offset > 0) and the `next` page (when hasMore), each keeping every filter of this request',
-          schema: { type: 'string', example: '</api/v1/bookings?status=PENDING&limit=50&offset=0>; rel="first", </api/v1/bookings?status=PENDING&limit=50&offset=50>; rel="next"' },
-        },
-      },
+      headers: { Link: PAGE_LINK_HEADER },
       schema: {
         type: 'object',
         required: ['data', 'meta'],

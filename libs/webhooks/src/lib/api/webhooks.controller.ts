@@ -195,7 +195,15 @@ export class ChangesController {
       'out. Needs no scope of its own: a key sees booking.* with bookings:read, event.* and registration.* with ' +
       'events:read, post.* with posts:read, calendar.synced and webhook.ping with webhooks:read. Events are kept 30 days.',
   })
-  @ApiOkResponse({ type: ChangesPage })
+  @ApiOkResponse({
+    type: ChangesPage,
+    headers: {
+      Link: {
+        description: 'RFC 8288 links: `first` (the feed from its oldest event) and `next` (this feed after `next_cursor`, to keep following), each keeping every other parameter',
+        schema: { type: 'string' },
+      },
+    },
+  })
   @ApiProblems(400)
   async page(
     @Principal() principal: ApiPrincipal,
