@@ -1,19 +1,31 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { SchedulingModule } from '@almanac/scheduling';
+import { registerErrorCodes } from '@almanac/shared';
 import { CalendarIntegrationController } from './api/calendar-integration.controller';
 import { SyncExternalController } from './api/sync-external.controller';
 import { CalendarIntegrationService } from './application/calendar-integration.service';
-import { CALENDAR_PROVIDERS, ImportExternalBookingsService } from './application/import-external-bookings.service';
+import {
+  CALENDAR_PROVIDERS,
+  ImportExternalBookingsService,
+} from './application/import-external-bookings.service';
 import { CalendarIntegrationOrmEntity } from './infrastructure/calendar-integration.orm-entity';
 import { IcsCalendarProvider } from './infrastructure/ics-calendar.provider';
+import { CALENDAR_SYNC_ERROR_CODES } from './domain/calendar-provider';
+
+/** This context's own error codes (the kernel's are in @almanac/shared). */
+registerErrorCodes('calendar-sync', CALENDAR_SYNC_ERROR_CODES);
 
 @Module({
   imports: [TypeOrmModule.forFeature([CalendarIntegrationOrmEntity]), SchedulingModule],
   controllers: [CalendarIntegrationController, SyncExternalController],
   providers: [
     IcsCalendarProvider,
-    { provide: CALENDAR_PROVIDERS, useFactory: (ics: IcsCalendarProvider) => [ics], inject: [IcsCalendarProvider] },
+    {
+      provide: CALENDAR_PROVIDERS,
+      useFactory: (ics: IcsCalendarProvider) => [ics],
+      inject: [IcsCalendarProvider],
+    },
     CalendarIntegrationService,
     ImportExternalBookingsService,
   ],

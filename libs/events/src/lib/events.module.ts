@@ -1,10 +1,15 @@
 import { Module } from '@nestjs/common';
+import { registerErrorCodes } from '@almanac/shared';
 import { EventsController } from './api/events.controller';
 import { RegistrationsController } from './api/registrations.controller';
 import { EventsService } from './application/events.service';
 import { RegistrationsService } from './application/registrations.service';
 import { EventsRepository } from './infrastructure/events.repository';
 import { RegistrationsRepository } from './infrastructure/registrations.repository';
+import { EVENTS_ERROR_CODES } from './domain/event-errors';
+
+/** This context's own error codes (the kernel's are in @almanac/shared). */
+registerErrorCodes('events', EVENTS_ERROR_CODES);
 
 @Module({
   controllers: [EventsController, RegistrationsController],

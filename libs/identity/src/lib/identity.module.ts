@@ -1,5 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { registerErrorCodes } from '@almanac/shared';
 import { AdminSessionGuard, SessionGuard } from './api/admin-session.guard';
 import { ApiKeyGuard } from './api/api-key.guard';
 import { ApiKeysController } from './api/api-keys.controller';
@@ -11,7 +12,15 @@ import { ApiRateLimiter } from './application/api-rate-limiter';
 import { DemoOutput, DemoSeeder, StdoutDemoOutput } from './application/demo-seed';
 import { IdentityService } from './application/identity.service';
 import { IdempotencyStore } from './infrastructure/idempotency.store';
-import { ApiKeyOrmEntity, OrganizationOrmEntity, UserOrmEntity } from './infrastructure/identity.orm-entities';
+import {
+  ApiKeyOrmEntity,
+  OrganizationOrmEntity,
+  UserOrmEntity,
+} from './infrastructure/identity.orm-entities';
+import { IDENTITY_ERROR_CODES } from './domain/identity-errors';
+
+/** This context's own error codes (the kernel's are in @almanac/shared). */
+registerErrorCodes('identity', IDENTITY_ERROR_CODES);
 
 @Global()
 @Module({
@@ -30,6 +39,16 @@ import { ApiKeyOrmEntity, OrganizationOrmEntity, UserOrmEntity } from './infrast
     { provide: DemoOutput, useClass: StdoutDemoOutput },
     DemoSeeder,
   ],
-  exports: [IdempotencyInterceptor, IdempotencyStore, ApiKeyAuthenticator, ApiRateLimiter, ApiKeyGuard, AdminSessionService, SessionGuard, AdminSessionGuard, IdentityService],
+  exports: [
+    IdempotencyInterceptor,
+    IdempotencyStore,
+    ApiKeyAuthenticator,
+    ApiRateLimiter,
+    ApiKeyGuard,
+    AdminSessionService,
+    SessionGuard,
+    AdminSessionGuard,
+    IdentityService,
+  ],
 })
 export class IdentityModule {}

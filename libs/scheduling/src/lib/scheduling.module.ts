@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { registerErrorCodes } from '@almanac/shared';
 import { BookingsController } from './api/bookings.controller';
 import {
   BookingCalendarController,
@@ -17,6 +18,10 @@ import { CalendarFeedRepository } from './infrastructure/calendar-feed.repositor
 import { EventTypeRepository } from './infrastructure/event-type.repository';
 import { ExternalBookingRepository } from './infrastructure/external-booking.repository';
 import { ScheduleRepository } from './infrastructure/schedule.repository';
+import { SCHEDULING_ERROR_CODES } from './domain/scheduling-errors';
+
+/** This context's own error codes (the kernel's are in @almanac/shared). */
+registerErrorCodes('scheduling', SCHEDULING_ERROR_CODES);
 
 /** Schedules, bookings (with their state machine) and event types; raw SQL repositories, no ORM entities. */
 @Module({

@@ -1,37 +1,57 @@
 /** Prefix of every problem's `type` URI; the error code follows it. */
 export const PROBLEM_TYPE_BASE = 'https://almanac.dev/problems/';
 
-/** HTTP status of every public error code (api-decisions §3). */
-export const ERROR_STATUS: Readonly<Record<string, number>> = {
+/**
+ * HTTP status of the kernel's error codes (api-decisions §3): those of `@almanac/shared` itself and
+ * those several contexts use. A context's own codes live in the context and are registered from its
+ * module with `registerErrorCodes` (e.g. `SCHEDULING_ERROR_CODES` in libs/scheduling).
+ */
+export const KERNEL_ERROR_STATUS: Readonly<Record<string, number>> = {
   invalid_json: 400,
   validation_failed: 400,
   unauthorized: 401,
   forbidden: 403,
-  csrf_rejected: 403,
   not_found: 404,
   invalid_transition: 409,
-  schedule_in_use: 409,
-  booking_overlap: 409,
   slug_taken: 409,
-  email_taken: 409,
-  event_full: 409,
-  event_not_open: 409,
-  already_registered: 409,
-  slots_below_registrations: 409,
-  sync_in_progress: 409,
-  idempotency_in_progress: 409,
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
   invalid_reference: 422,
-  integration_not_configured: 422,
-  idempotency_key_reused: 422,
   rate_limited: 429,
   internal: 500,
   upstream_failed: 502,
   unavailable: 503,
   database_unavailable: 503,
 };
+
+const registered = new Map<string, { status: number; owner: string }>(
+  Object.entries(KERNEL_ERROR_STATUS).map(([code, status]) => [code, { status, owner: 'shared' }]),
+);
+
+/**
+ * Declares a context's error codes and their statuses. Called once from the context's module file;
+ * a code may belong to one owner only (a second owner, or another status, is a programming error).
+ */
+export function registerErrorCodes(owner: string, codes: Readonly<Record<string, number>>): void {
+  for (const [code, status] of Object.entries(codes)) {
+    const known = registered.get(code);
+    if (known && (known.owner !== owner || known.status !== status)) {
+      throw new Error(`error code ${code} is already registered by ${known.owner} (${known.status})`);
+    }
+    registered.set(code, { status, owner });
+  }
+}
+
+/** The HTTP status of a registered error code; undefined for a code nobody registered. */
+export function errorStatusOf(code: string): number | undefined {
+  return registered.get(code)?.status;
+}
+
+/** Every registered code with its status and owner (for specs and docs). */
+export function registeredErrorCodes(): ReadonlyMap<string, { status: number; owner: string }> {
+  return registered;
+}
 
 export const STATUS_TITLE: Readonly<Record<number, string>> = {
   400: 'Bad Request',

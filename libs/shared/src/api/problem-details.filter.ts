@@ -4,7 +4,7 @@ import { QueryFailedError } from 'typeorm';
 import { DomainError, FieldError } from '../domain/domain-error';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database/db-availability';
 import { loggableError } from './loggable-error';
-import { DEFAULT_CODE, ERROR_STATUS, STATUS_TITLE } from './error-status';
+import { DEFAULT_CODE, errorStatusOf, STATUS_TITLE } from './error-status';
 import { PROBLEM_TYPE_BASE } from './problem';
 
 export interface ProblemInit {
@@ -61,8 +61,11 @@ export function toProblem(exception: unknown): ProblemInit {
   // The message would echo the client's bytes: answer as for any unknown id.
   if (isUndecodablePath(exception)) return { status: 404, code: 'not_found', detail: 'No such resource.' };
   if (exception instanceof DomainError) {
+    const status = errorStatusOf(exception.code);
+    // A code no context registered is a bug, not the client's fault: logged as any 500.
+    if (status === undefined) return { status: 500, code: 'internal', detail: 'An internal error occurred.' };
     return {
-      status: ERROR_STATUS[exception.code] ?? 400,
+      status,
       code: exception.code,
       detail: exception.message,
       errors: exception.errors,

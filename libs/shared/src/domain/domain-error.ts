@@ -6,7 +6,7 @@ export interface FieldError {
 
 /**
  * Base of every error the domain and application layers raise. The `code` is stable and public:
- * the global problem-details filter maps it to an HTTP status (see `ERROR_STATUS` in the API layer).
+ * the global problem-details filter maps it to an HTTP status (`errorStatusOf`: the kernel's codes and those each context registers).
  */
 export class DomainError extends Error {
   constructor(

@@ -30,3 +30,6 @@ export class SyncInProgressError extends DomainError {
     super('sync_in_progress', 'Another import for this organization is running.');
   }
 }
+
+/** Calendar-sync's own error codes and their HTTP statuses (registered by CalendarSyncModule). */
+export const CALENDAR_SYNC_ERROR_CODES = { integration_not_configured: 422, sync_in_progress: 409 } as const;

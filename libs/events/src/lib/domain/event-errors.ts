@@ -31,3 +31,11 @@ export class SlotsBelowRegistrationsError extends DomainError {
     );
   }
 }
+
+/** The events context's own error codes and their HTTP statuses (registered by EventsModule). */
+export const EVENTS_ERROR_CODES = {
+  event_not_open: 409,
+  event_full: 409,
+  already_registered: 409,
+  slots_below_registrations: 409,
+} as const;

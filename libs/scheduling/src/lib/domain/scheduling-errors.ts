@@ -16,3 +16,6 @@ export class ScheduleInUseError extends DomainError {
     );
   }
 }
+
+/** Scheduling's own error codes and their HTTP statuses (registered by SchedulingModule). */
+export const SCHEDULING_ERROR_CODES = { booking_overlap: 409, schedule_in_use: 409 } as const;
