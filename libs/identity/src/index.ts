@@ -10,4 +10,5 @@ import { IdentityInit1763700000100 } from './lib/infrastructure/migrations/17637
 import { IdentitySessions1763700000200 } from './lib/infrastructure/migrations/1763700000200-identity-sessions';
 import { LoginFailuresByClient1764010000000 } from './lib/infrastructure/migrations/1764010000000-login-failures-by-client';
 import { IdentityDistributionKeys1764070000500 } from './lib/infrastructure/migrations/1764070000500-distribution-keys';
-export const identityMigrations = [IdentityInit1763700000100, IdentitySessions1763700000200, LoginFailuresByClient1764010000000, IdentityDistributionKeys1764070000500];
+import { UserDirectory1764080000900 } from './lib/infrastructure/migrations/1764080000900-user-directory';
+export const identityMigrations = [IdentityInit1763700000100, IdentitySessions1763700000200, LoginFailuresByClient1764010000000, IdentityDistributionKeys1764070000500, UserDirectory1764080000900];

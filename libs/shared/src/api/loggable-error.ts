@@ -24,7 +24,7 @@ export function loggableError(error: unknown): Record<string, unknown> {
   return out;
 }
 
-/** `INSERT INTO bookings`, `SELECT … FROM posts`: enough to find the statement, nothing of its values. */
+/** The statement's verb and table (`INSERT INTO <table>`, `SELECT … FROM <table>`): enough to find it, nothing of its values. */
 function statementName(query: unknown): string | undefined {
   if (typeof query !== 'string') return undefined;
   const words = query.replace(/\s+/g, ' ').trim();

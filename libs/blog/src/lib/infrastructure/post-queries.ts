@@ -81,7 +81,7 @@ function viewColumns(now: string): string {
 
 const VIEW_JOINS = `
     LEFT JOIN post_categories c ON c.id = p.category_id
-    LEFT JOIN users u ON u.id = p.author_id`;
+    LEFT JOIN user_directory u ON u.organization_id = p.organization_id AND u.id = p.author_id`;
 
 /** One post with its content, in its organization. */
 export function postByIdQuery(organizationId: string, id: string, now: Date): SqlQuery {

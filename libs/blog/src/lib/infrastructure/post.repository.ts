@@ -239,7 +239,7 @@ export class PostRepository {
   }
 
   async userExists(em: EntityManager, organizationId: string, id: string): Promise<boolean> {
-    const rows = returnedRows(await em.query('SELECT 1 FROM users WHERE organization_id = $1 AND id = $2', [organizationId, id]));
+    const rows = returnedRows(await em.query('SELECT 1 FROM user_directory WHERE organization_id = $1 AND id = $2', [organizationId, id]));
     return rows.length > 0;
   }
 
