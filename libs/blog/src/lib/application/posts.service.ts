@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
+  assertChanges,
   checkPrecondition,
   Clock,
   DomainError,
@@ -10,7 +11,6 @@ import {
   NotFoundError,
   Outbox,
   Precondition,
-  ValidationFailedError,
 } from '@almanac/shared';
 import { toPost } from '../api/dto/post.response';
 import { DataSource, EntityManager } from 'typeorm';
@@ -100,9 +100,7 @@ export class PostsService {
   }
 
   async update(actor: Actor, id: string, command: UpdatePostCommand, precondition = Precondition.none<PostView>()): Promise<PostView> {
-    if (Object.values(command).every((value) => value === undefined)) {
-      throw new ValidationFailedError([{ field: 'body', message: 'must name at least one field to change' }]);
-    }
+    assertChanges(command);
     return this.rankings.invalidatingAfter(actor.organizationId, this.dataSource.transaction(async (em) => {
       const now = this.clock.now();
       // Locked: the publisher (SKIP LOCKED) leaves this post alone until the change is committed.

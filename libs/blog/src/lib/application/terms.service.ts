@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
+  assertChanges,
   checkPrecondition,
   Clock,
   firstFreeSlug,
   newId,
   NotFoundError,
   Precondition,
-  SlugTakenError,
   slugify,
-  ValidationFailedError,
+  SlugTakenError,
   writeUnderPrecondition,
 } from '@almanac/shared';
 import { DataSource } from 'typeorm';
@@ -65,9 +65,7 @@ export abstract class TermsService {
     input: { name?: string; slug?: string },
     precondition = Precondition.none<TermView>(),
   ): Promise<TermView> {
-    if (input.name === undefined && input.slug === undefined) {
-      throw new ValidationFailedError([{ field: 'body', message: 'must name at least one field to change' }]);
-    }
+    assertChanges(input);
     return this.rankings.invalidatingAfter(organizationId, this.dataSource.transaction(async (em) => {
       const now = this.clock.now();
       await checkPrecondition(em, precondition, { table: this.terms.table, organizationId, id }, (tx) =>

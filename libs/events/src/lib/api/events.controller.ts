@@ -5,6 +5,7 @@ import {
   ApiDataResponse,
   ApiListResponse,
   ApiProblems,
+  assertChanges,
   Conditional,
   IfMatch,
   IfMatchHeader,
@@ -119,9 +120,7 @@ export class EventsController {
     @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: EventResponse }> {
     const changes = toEventFields(body);
-    if (Object.values(changes).every((value) => value === undefined)) {
-      throw new ValidationFailedError([{ field: 'body', message: 'must contain at least one field to change' }]);
-    }
+    assertChanges(changes);
     return eventBody(await this.events.update(principal.organizationId, id, changes, ifMatch.of(eventBody)));
   }
 
