@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { AdminSessionGuard, SessionGuard } from './api/admin-session.guard';
 import { ApiKeyGuard } from './api/api-key.guard';
+import { AdminApiKeysController } from './api/admin-api-keys.controller';
 import { ApiKeysController } from './api/api-keys.controller';
 import { AuthController } from './api/auth.controller';
 import { IdempotencyInterceptor } from './api/idempotency.interceptor';
@@ -16,7 +17,7 @@ import { ApiKeyOrmEntity, OrganizationOrmEntity, UserOrmEntity } from './infrast
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([OrganizationOrmEntity, UserOrmEntity, ApiKeyOrmEntity])],
-  controllers: [AuthController, ApiKeysController],
+  controllers: [AuthController, ApiKeysController, AdminApiKeysController],
   providers: [
     ApiKeyAuthenticator,
     ApiRateLimiter,
