@@ -1,4 +1,6 @@
+import { WebhookDispatcher } from '@almanac/webhooks';
 import { createTestApp, Tenant, TestApp } from '../support/test-app';
+import { Receiver } from '../webhooks/receiver';
 import { startFeedServer } from './admin-fixtures';
 
 const ORIGIN = 'http://localhost:3000';
@@ -11,15 +13,19 @@ interface Admin extends Tenant {
 describe('admin console endpoints (e2e)', () => {
   let t: TestApp;
   let feeds: Awaited<ReturnType<typeof startFeedServer>>;
+  const receiver = new Receiver();
   let counter = 0;
 
   beforeAll(async () => {
     feeds = await startFeedServer();
-    t = await createTestApp({ config: { calendarAllowPrivateHosts: true } });
+    await receiver.start();
+    // The dispatcher is driven by the tests (runOnce), so each delivery is awaited, not raced.
+    t = await createTestApp({ config: { calendarAllowPrivateHosts: true, webhookAllowPrivateHosts: true, webhookDispatcher: false } });
   });
   afterAll(async () => {
     await t.close();
     await feeds.stop();
+    await receiver.stop();
   });
 
   async function admin(): Promise<Admin> {
@@ -31,7 +37,7 @@ describe('admin console endpoints (e2e)', () => {
     return { ...tenant, cookie: String(login.headers['set-cookie']![0]).split(';')[0]! };
   }
 
-  const as = (a: Admin, method: 'get' | 'post' | 'delete', path: string) => t.api[method](path).set('Cookie', a.cookie).set('Origin', ORIGIN);
+  const as = (a: Admin, method: 'get' | 'post' | 'patch' | 'delete', path: string) => t.api[method](path).set('Cookie', a.cookie).set('Origin', ORIGIN);
 
   describe('API keys', () => {
     it('creates a key shown once, lists it without the key or its hash, and the key works on /api/v1', async () => {
@@ -160,6 +166,47 @@ describe('admin console endpoints (e2e)', () => {
       const own = await as(a, 'get', `/api/organizations/${a.orgId}/calendar-syncs`).expect(200);
       expect(own.body).toEqual({ data: [], meta: { total: 0, limit: 50, offset: 0, hasMore: false } });
       await t.api.get(`/api/organizations/${a.orgId}/calendar-syncs`).expect(401);
+    });
+  });
+
+  describe('webhooks', () => {
+    it('creates an endpoint with its secret shown once, lists it, pings it, shows the delivery log, redelivers and disables', async () => {
+      const a = await admin();
+      const base = `/api/organizations/${a.orgId}/webhooks`;
+      const created = await as(a, 'post', base).send({ url: `${receiver.base}/console`, events: ['*'], description: 'Console' }).expect(201);
+      const hook = created.body.data;
+      expect(hook.secret).toMatch(/^whsec_/);
+      expect(created.headers['location']).toBe(`${base}/${hook.id}`);
+      const list = await as(a, 'get', base).expect(200);
+      expect(list.body.data).toEqual([expect.objectContaining({ id: hook.id, enabled: true, description: 'Console' })]);
+      expect(JSON.stringify(list.body)).not.toContain(hook.secret);
+
+      const ping = await as(a, 'post', `${base}/${hook.id}/ping`).expect(200);
+      await t.app.get(WebhookDispatcher).runOnce();
+      expect(receiver.on('/console')).toHaveLength(1);
+      expect(receiver.on('/console')[0]!.body).toContain('webhook.ping');
+      const log = await as(a, 'get', `${base}/${hook.id}/deliveries`).expect(200);
+      expect(log.body.data).toEqual([expect.objectContaining({ id: ping.body.data.id, event_type: 'webhook.ping', status: 'succeeded', attempts: 1, response_status: 200 })]);
+
+      const again = await as(a, 'post', `${base}/${hook.id}/deliveries/${ping.body.data.id}/redeliver`).expect(200);
+      expect(again.body.data.status).toBe('pending');
+      await t.app.get(WebhookDispatcher).runOnce();
+      expect(receiver.on('/console')).toHaveLength(2);
+
+      const disabled = await as(a, 'patch', `${base}/${hook.id}`).send({ enabled: false }).expect(200);
+      expect(disabled.body.data.enabled).toBe(false);
+    });
+
+    it('refuses another organization (403) and another organization’s endpoint (404); bearer keys are not sessions', async () => {
+      const a = await admin();
+      const b = await admin();
+      const hook = await as(b, 'post', `/api/organizations/${b.orgId}/webhooks`).send({ url: `${receiver.base}/b`, events: ['*'] }).expect(201);
+      await as(a, 'get', `/api/organizations/${b.orgId}/webhooks`).expect(403);
+      await as(a, 'patch', `/api/organizations/${a.orgId}/webhooks/${hook.body.data.id}`).send({ enabled: false }).expect(404);
+      await as(a, 'get', `/api/organizations/${a.orgId}/webhooks/${hook.body.data.id}/deliveries`).expect(404);
+      await t.api.get(`/api/organizations/${a.orgId}/webhooks`).set(a.auth).expect(401);
+      const [row] = await t.query<{ enabled: boolean }>('SELECT enabled FROM webhook_endpoints WHERE id = $1', [hook.body.data.id]);
+      expect(row!.enabled).toBe(true);
     });
   });
 });
