@@ -85,8 +85,10 @@ export interface Delivery {
   event_type: string;
   status: string;
   attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
+  last_attempt_at: string | null;
+  next_attempt_at: string | null;
+  response_status: number | null;
+  error: string | null;
   created_at: string;
 }
 

@@ -4,7 +4,9 @@ import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import puppeteer, { Browser, Page } from 'puppeteer-core';
+import { WebhookDispatcher } from '@almanac/webhooks';
 import { createTestApp, Tenant, TestApp } from '../support/test-app';
+import { Receiver } from '../webhooks/receiver';
 import { startFeedServer } from './admin-fixtures';
 
 const PASSWORD = 'correct horse battery';
@@ -31,13 +33,18 @@ describe('admin console in a real browser (e2e)', () => {
   let tenant: Tenant;
   let scheduleId: string;
   const pageErrors: string[] = [];
+  const receiver = new Receiver();
 
   beforeAll(async () => {
     feeds = await startFeedServer();
+    await receiver.start();
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     // APP_URL is the origin the browser uses, so the session's CSRF check sees its own origin.
-    t = await createTestApp({ config: { calendarAllowPrivateHosts: true, appUrl: base } });
+    // The webhook dispatcher is driven by the test (runOnce), so the page is awaited, not raced.
+    t = await createTestApp({
+      config: { calendarAllowPrivateHosts: true, webhookAllowPrivateHosts: true, webhookDispatcher: false, appUrl: base },
+    });
     await new Promise<void>((resolve) => t.server.listen(port, '127.0.0.1', resolve));
     tenant = await t.tenant({ name: 'Console Org' });
     await t.identity.createUser({ organizationId: tenant.orgId, email: EMAIL, name: 'Console Admin', password: PASSWORD, role: 'admin' });
@@ -57,6 +64,7 @@ describe('admin console in a real browser (e2e)', () => {
     await browser?.close();
     await t?.close();
     await feeds?.stop();
+    await receiver.stop();
   });
 
   const text = (selector: string) => page.$eval(selector, (element) => element.textContent ?? '');
@@ -156,6 +164,39 @@ describe('admin console in a real browser (e2e)', () => {
     // Readable at 375 px: nothing wider than the screen.
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
     await page.screenshot({ path: join(SHOTS, 'import-375.png'), fullPage: true });
+
+    // Webhooks: subscribe (secret shown once), ping, read the log, redeliver, disable. The import's
+    // events are fanned out first (to no endpoint), so the new endpoint receives only the ping.
+    await t.app.get(WebhookDispatcher).runOnce();
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.click('button[data-view="webhooks"]');
+    await page.waitForSelector('#create-webhook-form');
+    await page.type('#create-webhook-form input[name=url]', `${receiver.base}/hook`);
+    await page.type('#create-webhook-form input[name=description]', 'CRM');
+    await page.click('#create-webhook-form button[type=submit]');
+    await page.waitForSelector('#new-webhook-secret');
+    expect(await text('#new-webhook-secret')).toMatch(/^whsec_/);
+    await page.waitForSelector('[data-ping]');
+    await page.click('[data-ping]');
+    await page.waitForSelector('#deliveries [data-status="pending"]');
+    await t.app.get(WebhookDispatcher).runOnce();
+    expect(receiver.on('/hook')).toHaveLength(1);
+    await page.click('[data-log]');
+    await page.waitForSelector('#deliveries [data-status="succeeded"]');
+    await page.click('#deliveries [data-redeliver]');
+    await page.waitForSelector('#deliveries [data-status="pending"]');
+    await t.app.get(WebhookDispatcher).runOnce();
+    expect(receiver.on('/hook')).toHaveLength(2);
+    await page.click('[data-log]');
+    await page.waitForSelector('#deliveries [data-status="succeeded"]');
+    await page.click('[data-toggle]');
+    await page.waitForSelector('[data-enabled].error');
+    expect(await t.query('SELECT 1 FROM webhook_endpoints WHERE organization_id = $1 AND enabled = false', [tenant.orgId])).toHaveLength(1);
+    await page.screenshot({ path: join(SHOTS, 'webhooks-1280.png'), fullPage: true });
+    await page.setViewport({ width: 375, height: 800 });
+    await page.waitForFunction('window.innerWidth === 375');
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await page.screenshot({ path: join(SHOTS, 'webhooks-375.png'), fullPage: true });
 
     // Revoke the key from the list (narrow layout): it stays listed, revoked, and stops working.
     await page.click('button[data-view="keys"]');
