@@ -122,7 +122,10 @@ describe('admin console in a real browser (e2e)', () => {
     await page.waitForSelector('#new-key');
     const key = await text('#new-key');
     expect(key).toMatch(/^alm_[0-9A-Za-z]{32}$/);
-    expect(await page.$('#copy-key')).not.toBeNull();
+    await browser.defaultBrowserContext().overridePermissions(base, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
+    await page.click('#copy-key');
+    await page.waitForFunction(`document.querySelector('#new-key-area [role=status] span')?.textContent === 'Copied.'`);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(key);
     await page.waitForFunction(`document.querySelector('#keys-list')?.textContent.includes('Robot')`);
     expect(await text('#keys-list')).not.toContain(key);
     expect((await bearer(key)).status).toBe(200);
@@ -209,6 +212,14 @@ describe('admin console in a real browser (e2e)', () => {
     expect((await bearer(key)).status).toBe(401);
     await page.setViewport({ width: 1280, height: 900 });
     await page.screenshot({ path: join(SHOTS, 'keys-1280.png'), fullPage: true });
+
+    // Remove the calendar integration (imported bookings stay).
+    await page.click('button[data-view="calendar"]');
+    await page.waitForSelector('#remove-integration');
+    await page.click('#remove-integration');
+    await page.waitForSelector('#integration-none');
+    expect(await t.query('SELECT 1 FROM calendar_integrations WHERE organization_id = $1', [tenant.orgId])).toHaveLength(0);
+    expect(await t.query('SELECT 1 FROM bookings WHERE organization_id = $1', [tenant.orgId])).toHaveLength(2);
 
     // Sign out: the session row is gone and the form is back.
     await page.click('#sign-out');
