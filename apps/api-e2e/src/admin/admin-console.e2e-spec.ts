@@ -221,6 +221,15 @@ describe('admin console in a real browser (e2e)', () => {
     expect(await t.query('SELECT 1 FROM calendar_integrations WHERE organization_id = $1', [tenant.orgId])).toHaveLength(0);
     expect(await t.query('SELECT 1 FROM bookings WHERE organization_id = $1', [tenant.orgId])).toHaveLength(2);
 
+    // Without an integration the import fails: the page says why and the history keeps the failed run.
+    await page.click('button[data-view="import"]');
+    await page.waitForSelector('#import-form');
+    await page.click('#import-form button[type=submit]');
+    await page.waitForSelector('#import-result .error');
+    expect(await text('#import-result .error')).toMatch(/integration/i);
+    await page.waitForFunction(`document.querySelector('#import-history')?.textContent.includes('integration_not_configured')`);
+    expect(await text('#import-history')).toContain('2 run(s)');
+
     // Sign out: the session row is gone and the form is back.
     await page.click('#sign-out');
     await page.waitForSelector('#login-form');
