@@ -45,6 +45,13 @@ export default tseslint.config(
     },
   },
   {
+    // The admin console runs in the browser: its own tsconfig (DOM, ES modules).
+    files: ['apps/admin/**/*.ts'],
+    languageOptions: {
+      parserOptions: { project: './apps/admin/tsconfig.json', tsconfigRootDir: import.meta.dirname },
+    },
+  },
+  {
     // The domain layer is plain TypeScript: no framework, no ORM, no validation decorators.
     files: ['libs/*/src/lib/domain/**/*.ts'],
     rules: {

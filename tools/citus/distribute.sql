@@ -16,6 +16,7 @@ SELECT create_distributed_table('event_types', 'organization_id', colocate_with 
 SELECT create_distributed_table('bookings', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('calendar_feeds', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('calendar_integrations', 'organization_id', colocate_with => 'schedules');
+SELECT create_distributed_table('calendar_syncs', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('events', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('event_registrations', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('post_categories', 'organization_id', colocate_with => 'schedules');

@@ -1,5 +1,6 @@
 import './register-ts-paths';
 import 'reflect-metadata';
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,8 @@ const TEMPLATE = 'almanac_template';
 
 /** Starts one real PostgreSQL for the whole run and builds the migrated template database. */
 export default async function globalSetup(): Promise<void> {
+  // The admin console's browser modules (apps/admin), which the app serves from dist/apps/admin.
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(__dirname, '../../apps/admin/tsconfig.json')], { stdio: 'inherit' });
   const dataDir = mkdtempSync(join(tmpdir(), 'almanac-test-'));
   const server = await startEmbeddedPostgres({ dataDir, database: TEMPLATE, persistent: false });
   (globalThis as { __ALMANAC_PG__?: unknown }).__ALMANAC_PG__ = server;

@@ -6,6 +6,7 @@ import { IdentityModule } from '@almanac/identity';
 import { SchedulingModule } from '@almanac/scheduling';
 import { WebhooksModule } from '@almanac/webhooks';
 import { AppConfig, Clock, DatabaseModule, SharedModule } from '@almanac/shared';
+import { AdminConsoleModule } from './admin-console.controller';
 import { ALL_MIGRATIONS } from './migrations';
 
 export interface AppModuleOptions {
@@ -30,6 +31,7 @@ export class AppModule {
         BlogModule,
         CalendarSyncModule,
         WebhooksModule,
+        AdminConsoleModule,
         ...(options.extraModules ?? []),
       ],
     };

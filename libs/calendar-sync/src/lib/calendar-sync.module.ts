@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { SchedulingModule } from '@almanac/scheduling';
 import { registerErrorCodes } from '@almanac/shared';
 import { CalendarIntegrationController } from './api/calendar-integration.controller';
+import { CalendarSyncsController } from './api/calendar-syncs.controller';
 import { SyncExternalController } from './api/sync-external.controller';
 import { CalendarIntegrationService } from './application/calendar-integration.service';
 import {
@@ -10,6 +11,7 @@ import {
   ImportExternalBookingsService,
 } from './application/import-external-bookings.service';
 import { CalendarIntegrationOrmEntity } from './infrastructure/calendar-integration.orm-entity';
+import { CalendarSyncHistoryRepository } from './infrastructure/calendar-sync-history.repository';
 import { IcsCalendarProvider } from './infrastructure/ics-calendar.provider';
 import { CALENDAR_SYNC_ERROR_CODES } from './domain/calendar-provider';
 
@@ -18,7 +20,7 @@ registerErrorCodes('calendar-sync', CALENDAR_SYNC_ERROR_CODES);
 
 @Module({
   imports: [TypeOrmModule.forFeature([CalendarIntegrationOrmEntity]), SchedulingModule],
-  controllers: [CalendarIntegrationController, SyncExternalController],
+  controllers: [CalendarIntegrationController, SyncExternalController, CalendarSyncsController],
   providers: [
     IcsCalendarProvider,
     {
@@ -28,6 +30,7 @@ registerErrorCodes('calendar-sync', CALENDAR_SYNC_ERROR_CODES);
     },
     CalendarIntegrationService,
     ImportExternalBookingsService,
+    CalendarSyncHistoryRepository,
   ],
 })
 export class CalendarSyncModule {}

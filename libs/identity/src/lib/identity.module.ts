@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { registerErrorCodes } from '@almanac/shared';
 import { AdminSessionGuard, SessionGuard } from './api/admin-session.guard';
 import { ApiKeyGuard } from './api/api-key.guard';
+import { AdminApiKeysController } from './api/admin-api-keys.controller';
 import { ApiKeysController } from './api/api-keys.controller';
 import { AuthController } from './api/auth.controller';
 import { IdempotencyInterceptor } from './api/idempotency.interceptor';
@@ -25,7 +26,7 @@ registerErrorCodes('identity', IDENTITY_ERROR_CODES);
 @Global()
 @Module({
   imports: [TypeOrmModule.forFeature([OrganizationOrmEntity, UserOrmEntity, ApiKeyOrmEntity])],
-  controllers: [AuthController, ApiKeysController],
+  controllers: [AuthController, ApiKeysController, AdminApiKeysController],
   providers: [
     ApiKeyAuthenticator,
     ApiRateLimiter,

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AdminWebhooksController } from './api/admin-webhooks.controller';
 import { ChangesController, WebhooksController } from './api/webhooks.controller';
 import { ChangesService } from './application/changes.service';
 import { WebhookDispatcher } from './application/webhook-dispatcher';
@@ -6,7 +7,7 @@ import { WebhooksService } from './application/webhooks.service';
 import { WebhookRepository } from './infrastructure/webhook.repository';
 
 @Module({
-  controllers: [WebhooksController, ChangesController],
+  controllers: [WebhooksController, ChangesController, AdminWebhooksController],
   providers: [WebhooksService, ChangesService, WebhookDispatcher, WebhookRepository],
   exports: [WebhooksService, WebhookDispatcher],
 })

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { ExternalBookingsService, ExternalOccurrence } from '@almanac/scheduling';
-import { Clock, Outbox } from '@almanac/shared';
+import { Clock, DomainError, newId, Outbox } from '@almanac/shared';
 import { DataSource } from 'typeorm';
 import {
   CalendarProvider,
@@ -12,6 +12,7 @@ import {
 import { bookingAttendee, emptySkipCounts, feedSkipReason, SkipReason } from '../domain/feed-occurrence';
 import { resolveSyncRange } from '../domain/sync-range';
 import { CalendarIntegrationOrmEntity } from '../infrastructure/calendar-integration.orm-entity';
+import { CalendarSyncHistoryRepository } from '../infrastructure/calendar-sync-history.repository';
 import { assertOwnOrganization } from './calendar-integration.service';
 
 export const CALENDAR_PROVIDERS = Symbol('CALENDAR_PROVIDERS');
@@ -40,6 +41,7 @@ export class ImportExternalBookingsService {
     private readonly clock: Clock,
     private readonly outbox: Outbox,
     @Inject(CALENDAR_PROVIDERS) private readonly providers: CalendarProvider[],
+    private readonly history: CalendarSyncHistoryRepository,
   ) {}
 
   async run(admin: { organizationId: string }, input: { organizationId: string; startDate: Date | null; endDate: Date | null }): Promise<ImportResult> {
@@ -51,6 +53,8 @@ export class ImportExternalBookingsService {
     try {
       const [{ locked }] = (await runner.query('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked', [lockKey])) as [{ locked: boolean }];
       if (!locked) throw new SyncInProgressError();
+      const runId = newId();
+      const startedAt = this.clock.now();
       try {
         const integration = await runner.manager.findOneBy(CalendarIntegrationOrmEntity, { organizationId: input.organizationId });
         if (!integration) throw new IntegrationNotConfiguredError();
@@ -124,6 +128,17 @@ export class ImportExternalBookingsService {
             },
             occurredAt: this.clock.now(),
           });
+          await this.history.record(runner.manager, {
+            id: runId,
+            organizationId: input.organizationId,
+            startedAt,
+            finishedAt: this.clock.now(),
+            startDate: range.start,
+            endDate: range.end,
+            status: 'succeeded',
+            summary: { synced: result.synced, skipped: result.skipped, updated: result.updated, cancelled: result.cancelled, skipped_reasons: result.skipped_reasons },
+            error: null,
+          });
           await runner.commitTransaction();
           this.logger.log({ organization_id: input.organizationId, ms: Date.now() - started, ...result }, 'calendar import finished');
           return result;
@@ -131,6 +146,24 @@ export class ImportExternalBookingsService {
           await runner.rollbackTransaction();
           throw error;
         }
+      } catch (error) {
+        // A failed run is kept too, outside the rolled-back transaction; only a domain error's own
+        // words are stored (never a driver's or a stack).
+        const known = error instanceof DomainError;
+        await this.history
+          .record(runner.manager, {
+            id: runId,
+            organizationId: input.organizationId,
+            startedAt,
+            finishedAt: this.clock.now(),
+            startDate: range.start,
+            endDate: range.end,
+            status: 'failed',
+            summary: null,
+            error: known ? { code: error.code, message: error.message } : { code: 'internal', message: 'The import failed unexpectedly.' },
+          })
+          .catch((recordError: unknown) => this.logger.error({ organization_id: input.organizationId, err: recordError }, 'could not record a failed import'));
+        throw error;
       } finally {
         await runner.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [lockKey]);
       }

@@ -30,6 +30,21 @@ export interface ApiKeyRecord {
   revokedAt: Date | null;
 }
 
+function toRecord(row: ApiKeyOrmEntity): ApiKeyRecord {
+  return {
+    id: row.id,
+    organizationId: row.organizationId,
+    userId: row.userId,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes as Scope[],
+    createdAt: row.createdAt,
+    lastUsedAt: row.lastUsedAt,
+    expiresAt: row.expiresAt,
+    revokedAt: row.revokedAt,
+  };
+}
+
 /** Translates a foreign-key violation on the organization or user into a domain error. */
 function translateReferenceError(error: unknown): never {
   const { code, constraint } = pgErrorOf(error);
@@ -135,18 +150,33 @@ export class IdentityService {
   async getApiKey(organizationId: string, id: string): Promise<ApiKeyRecord> {
     const row = await this.dataSource.getRepository(ApiKeyOrmEntity).findOneBy({ organizationId, id });
     if (!row) throw new NotFoundError('API key');
-    return {
-      id: row.id,
-      organizationId: row.organizationId,
-      userId: row.userId,
-      name: row.name,
-      prefix: row.prefix,
-      scopes: row.scopes as Scope[],
-      createdAt: row.createdAt,
-      lastUsedAt: row.lastUsedAt,
-      expiresAt: row.expiresAt,
-      revokedAt: row.revokedAt,
-    };
+    return toRecord(row);
+  }
+
+  /** The organization's keys, revoked ones included, newest first. */
+  async listApiKeys(organizationId: string, page: { limit: number; offset: number }): Promise<{ items: ApiKeyRecord[]; total: number }> {
+    const [rows, total] = await this.dataSource.getRepository(ApiKeyOrmEntity).findAndCount({
+      where: { organizationId },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: page.limit,
+      skip: page.offset,
+    });
+    return { items: rows.map(toRecord), total };
+  }
+
+  /**
+   * Revokes one key of the organization (idempotent: an already revoked key keeps its revoked_at) and
+   * returns it; another organization's key is not found.
+   */
+  async revokeOrganizationApiKey(organizationId: string, id: string): Promise<ApiKeyRecord> {
+    const result = await this.dataSource.query(
+      'UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE organization_id = $1 AND id = $2 RETURNING key_hash',
+      [organizationId, id, this.clock.now()],
+    );
+    const rows = (result as [Array<{ key_hash: string }>, number])[0] ?? [];
+    if (rows.length === 0) throw new NotFoundError('API key');
+    for (const row of rows) this.authenticator.forget(row.key_hash);
+    return this.getApiKey(organizationId, id);
   }
 
   /** Returns false when no such key exists. */

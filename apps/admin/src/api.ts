@@ -1,0 +1,112 @@
+/** The API as the console uses it: same origin, session cookie, JSON in and out. */
+
+export interface Problem {
+  status: number;
+  code: string;
+  detail?: string;
+  title?: string;
+  errors?: { field: string; message: string }[];
+}
+
+export class ApiError extends Error {
+  constructor(readonly problem: Problem) {
+    super(problem.detail ?? problem.title ?? `HTTP ${problem.status}`);
+  }
+
+  /** A readable sentence, with the failing fields when the API listed them. */
+  describe(): string {
+    const fields = (this.problem.errors ?? []).map((e) => `${e.field}: ${e.message}`);
+    return fields.length > 0 ? `${this.message} (${fields.join('; ')})` : this.message;
+  }
+}
+
+export interface Page<T> {
+  data: T[];
+  meta: { total: number; limit: number; offset: number; hasMore: boolean };
+}
+
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+  organization_id: string;
+  role: string;
+}
+
+export interface ApiKey {
+  id: string;
+  name: string;
+  prefix: string;
+  scopes: string[];
+  created_at: string;
+  last_used_at: string | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface Integration {
+  id: string;
+  url: string;
+  schedule_id: string;
+  name: string;
+  last_synced_at: string | null;
+}
+
+export interface ImportResult {
+  synced: number;
+  skipped: number;
+  updated: number;
+  cancelled: number;
+  skipped_reasons: Record<string, number>;
+}
+
+export interface SyncRun {
+  id: string;
+  started_at: string;
+  finished_at: string;
+  start_date: string;
+  end_date: string;
+  status: 'succeeded' | 'failed';
+  summary: ImportResult | null;
+  error: { code: string; message: string } | null;
+}
+
+export interface Webhook {
+  id: string;
+  url: string;
+  events: string[];
+  enabled: boolean;
+  description: string | null;
+  created_at: string;
+}
+
+export interface Delivery {
+  id: string;
+  event_type: string;
+  status: string;
+  attempts: number;
+  last_attempt_at: string | null;
+  next_attempt_at: string | null;
+  response_status: number | null;
+  error: string | null;
+  created_at: string;
+}
+
+export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const init: RequestInit = { method, credentials: 'same-origin', headers: { Accept: 'application/json' } };
+  if (body !== undefined) {
+    init.headers = { Accept: 'application/json', 'Content-Type': 'application/json' };
+    init.body = JSON.stringify(body);
+  }
+  const response = await fetch(path, init);
+  if (response.status === 204) return undefined as T;
+  const text = await response.text();
+  const parsed: unknown = text ? JSON.parse(text) : undefined;
+  if (!response.ok) {
+    const problem = (parsed ?? {}) as Partial<Problem>;
+    throw new ApiError({ status: response.status, code: problem.code ?? 'error', detail: problem.detail, title: problem.title, errors: problem.errors });
+  }
+  return parsed as T;
+}
+
+export const org = (organizationId: string, rest: string): string => `/api/organizations/${encodeURIComponent(organizationId)}/${rest}`;

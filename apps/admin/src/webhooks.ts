@@ -1,0 +1,122 @@
+import { ApiError, call, Delivery, org, Page, SessionUser, Webhook } from './api.js';
+import { clear, field, h, status, table, when } from './dom.js';
+
+function problemText(error: unknown, fallback: string): string {
+  return error instanceof ApiError ? error.describe() : fallback;
+}
+
+/** Webhooks: the endpoints, a form to subscribe one (secret shown once), enable/disable, ping, the delivery log, redeliver. */
+export async function webhooksView(main: HTMLElement, user: SessionUser): Promise<void> {
+  const base = org(user.organization_id, 'webhooks');
+  const listArea = h('div', { id: 'webhooks-list' });
+  const secretArea = h('div', { id: 'new-webhook-area' });
+  const logArea = h('div', { id: 'deliveries', 'aria-live': 'polite' });
+  const feedback = h('div', { id: 'webhooks-feedback' });
+
+  const url = field('Endpoint URL', { type: 'url', name: 'url', required: true, placeholder: 'https://example.com/hooks/almanac' });
+  const events = field('Events (comma separated; * for all)', { type: 'text', name: 'events', required: true, value: '*' });
+  const description = field('Description (optional)', { type: 'text', name: 'description', maxlength: '300' });
+  const submit = h('button', { type: 'submit' }, 'Subscribe');
+  const form = h('form', { id: 'create-webhook-form' }, url.label, events.label, description.label, h('div', { class: 'row' }, submit));
+
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    submit.disabled = true;
+    clear(feedback);
+    const body: { url: string; events: string[]; description?: string } = {
+      url: url.input.value,
+      events: events.input.value.split(',').map((e) => e.trim()).filter((e) => e.length > 0),
+    };
+    if (description.input.value.trim()) body.description = description.input.value.trim();
+    call<{ data: Webhook & { secret: string } }>('POST', base, body)
+      .then(async (answer) => {
+        form.reset();
+        const copy = h('button', { type: 'button', class: 'secondary', id: 'copy-secret' }, 'Copy');
+        const copied = h('span', { role: 'status' });
+        copy.addEventListener('click', () => {
+          navigator.clipboard
+            .writeText(answer.data.secret)
+            .then(() => (copied.textContent = 'Copied.'))
+            .catch(() => (copied.textContent = 'Select the secret and copy it.'));
+        });
+        clear(
+          secretArea,
+          h(
+            'div',
+            { class: 'secret', role: 'status' },
+            h('strong', {}, 'Endpoint subscribed. Its signing secret is shown this once:'),
+            h('code', { id: 'new-webhook-secret' }, answer.data.secret),
+            h('div', { class: 'row' }, copy, copied),
+          ),
+        );
+        await refresh();
+      })
+      .catch((error: unknown) => clear(feedback, status('error', problemText(error, 'Could not subscribe.'))))
+      .finally(() => (submit.disabled = false));
+  });
+
+  async function showDeliveries(hook: Webhook): Promise<void> {
+    const page = await call<Page<Delivery>>('GET', `${base}/${encodeURIComponent(hook.id)}/deliveries?limit=50`);
+    const rows = page.data.map((delivery) => {
+      const again = h('button', { type: 'button', class: 'secondary', 'data-redeliver': delivery.id }, 'Redeliver');
+      again.addEventListener('click', () => {
+        again.disabled = true;
+        call<{ data: Delivery }>('POST', `${base}/${encodeURIComponent(hook.id)}/deliveries/${encodeURIComponent(delivery.id)}/redeliver`)
+          .then(() => showDeliveries(hook))
+          .catch((error: unknown) => clear(feedback, status('error', problemText(error, 'Could not redeliver.'))));
+      });
+      return [
+        delivery.event_type,
+        h('span', { 'data-status': delivery.status }, delivery.status),
+        String(delivery.attempts),
+        delivery.response_status === null ? (delivery.error ?? '—') : String(delivery.response_status),
+        when(delivery.last_attempt_at),
+        again,
+      ];
+    });
+    clear(
+      logArea,
+      h('h3', {}, `Deliveries to ${hook.url}`),
+      page.data.length === 0 ? h('p', { class: 'muted' }, 'No deliveries yet.') : table(['Event', 'Status', 'Attempts', 'Answer', 'Last attempt', ''], rows),
+    );
+  }
+
+  async function refresh(): Promise<void> {
+    const page = await call<Page<Webhook>>('GET', `${base}?limit=100`);
+    if (page.data.length === 0) return clear(listArea, h('p', { class: 'muted' }, 'No webhook endpoints yet.'));
+    const rows = page.data.map((hook) => {
+      const toggle = h('button', { type: 'button', class: 'secondary', 'data-toggle': hook.id }, hook.enabled ? 'Disable' : 'Enable');
+      toggle.addEventListener('click', () => {
+        toggle.disabled = true;
+        call<{ data: Webhook }>('PATCH', `${base}/${encodeURIComponent(hook.id)}`, { enabled: !hook.enabled })
+          .then(() => refresh())
+          .catch((error: unknown) => clear(feedback, status('error', problemText(error, 'Could not change the endpoint.'))));
+      });
+      const ping = h('button', { type: 'button', class: 'secondary', 'data-ping': hook.id }, 'Send ping');
+      ping.addEventListener('click', () => {
+        call<{ data: Delivery }>('POST', `${base}/${encodeURIComponent(hook.id)}/ping`)
+          .then(() => showDeliveries(hook))
+          .catch((error: unknown) => clear(feedback, status('error', problemText(error, 'Could not ping.'))));
+      });
+      const log = h('button', { type: 'button', class: 'secondary', 'data-log': hook.id }, 'Deliveries');
+      log.addEventListener('click', () => {
+        showDeliveries(hook).catch((error: unknown) => clear(feedback, status('error', problemText(error, 'Could not load the log.'))));
+      });
+      return [
+        h('span', { class: 'mono' }, hook.url),
+        hook.events.join(', '),
+        hook.description ?? '—',
+        h('span', { 'data-enabled': hook.id, class: hook.enabled ? 'ok' : 'error' }, hook.enabled ? 'enabled' : 'disabled'),
+        h('div', { class: 'row' }, toggle, ping, log),
+      ];
+    });
+    clear(listArea, table(['URL', 'Events', 'Description', 'State', 'Actions'], rows));
+  }
+
+  clear(
+    main,
+    h('section', { class: 'card' }, h('h2', {}, 'New webhook endpoint'), form, secretArea, feedback),
+    h('section', { class: 'card' }, h('h2', {}, 'Webhook endpoints'), listArea, logArea),
+  );
+  await refresh();
+}

@@ -1,0 +1,239 @@
+import chromium from '@sparticuz/chromium';
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import puppeteer, { Browser, Page } from 'puppeteer-core';
+import { WebhookDispatcher } from '@almanac/webhooks';
+import { createTestApp, Tenant, TestApp } from '../support/test-app';
+import { Receiver } from '../webhooks/receiver';
+import { startFeedServer } from './admin-fixtures';
+
+const PASSWORD = 'correct horse battery';
+const EMAIL = 'console@example.com';
+/** Screenshots land here (git-ignored: tmp/). */
+const SHOTS = join(__dirname, '../../../../tmp/admin-screenshots');
+
+jest.setTimeout(180_000);
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+describe('admin console in a real browser (e2e)', () => {
+  let t: TestApp;
+  let feeds: Awaited<ReturnType<typeof startFeedServer>>;
+  let browser: Browser;
+  let page: Page;
+  let base: string;
+  let tenant: Tenant;
+  let scheduleId: string;
+  const pageErrors: string[] = [];
+  const receiver = new Receiver();
+
+  beforeAll(async () => {
+    feeds = await startFeedServer();
+    await receiver.start();
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    // APP_URL is the origin the browser uses, so the session's CSRF check sees its own origin.
+    // The webhook dispatcher is driven by the test (runOnce), so the page is awaited, not raced.
+    t = await createTestApp({
+      config: { calendarAllowPrivateHosts: true, webhookAllowPrivateHosts: true, webhookDispatcher: false, appUrl: base },
+    });
+    await new Promise<void>((resolve) => t.server.listen(port, '127.0.0.1', resolve));
+    tenant = await t.tenant({ name: 'Console Org' });
+    await t.identity.createUser({ organizationId: tenant.orgId, email: EMAIL, name: 'Console Admin', password: PASSWORD, role: 'admin' });
+    scheduleId = (await t.api.post('/api/v1/schedules').set(tenant.auth).send({ name: 'Imported', timezone: 'UTC' }).expect(201)).body.data.id;
+
+    browser = await puppeteer.launch({ executablePath: await chromium.executablePath(), args: chromium.args, headless: true });
+    page = await browser.newPage();
+    page.on('pageerror', (error) => pageErrors.push(String(error)));
+    page.on('console', (message) => {
+      if (message.type() === 'error' && !/status of (401|404|422|502)/.test(message.text())) pageErrors.push(message.text());
+    });
+    page.on('dialog', (dialog) => void dialog.accept());
+    mkdirSync(SHOTS, { recursive: true });
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await t?.close();
+    await feeds?.stop();
+    await receiver.stop();
+  });
+
+  const text = (selector: string) => page.$eval(selector, (element) => element.textContent ?? '');
+  const bearer = (key: string, path = '/api/v1/schedules') => fetch(`${base}${path}`, { headers: { Authorization: `Bearer ${key}` } });
+
+  it('serves /admin with a strict Content-Security-Policy: same origin only, no inline script', async () => {
+    const res = await fetch(`${base}/admin`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    const csp = res.headers.get('content-security-policy') ?? '';
+    const directives = new Map(csp.split(';').map((d) => d.trim().split(/\s+/)).map(([name, ...values]) => [name!, values]));
+    expect(directives.get('default-src')).toEqual(["'self'"]);
+    expect(directives.get('script-src')).toEqual(["'self'"]);
+    expect(directives.get('style-src')).toEqual(["'self'"]);
+    expect(csp).not.toContain('unsafe-inline');
+    expect(csp).not.toContain('unsafe-eval');
+    expect(csp).not.toMatch(/https?:|\*/);
+    const html = await res.text();
+    // Every script is a same-origin file; no inline handler or script body.
+    expect(html.match(/<script\b[^>]*>/g)).toEqual(['<script type="module" src="/admin/main.js">']);
+    expect(html).not.toMatch(/\son[a-z]+=/i);
+
+    const js = await fetch(`${base}/admin/main.js`);
+    expect(js.status).toBe(200);
+    expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(js.headers.get('content-security-policy')).toBe(csp);
+    expect((await fetch(`${base}/admin/admin.css`)).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect((await fetch(`${base}/admin/nothing.js`)).status).toBe(404);
+    expect((await fetch(`${base}/admin/..%2Fpackage.json`)).status).toBe(404);
+  });
+
+  it('signs in, manages a key, sets the integration, imports, revokes and signs out', async () => {
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.goto(`${base}/admin`, { waitUntil: 'load' });
+    await page.waitForSelector('#login-form');
+
+    // Keyboard only: the e-mail field has the focus, Tab to the password, Enter submits.
+    await page.keyboard.type(EMAIL);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('wrong password');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#login-feedback .error');
+    expect(await text('#login-feedback .error')).toBe('Wrong e-mail or password.');
+    expect(await page.$('#tabs:not([hidden])')).toBeNull();
+
+    await page.type('input[name=password]', PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('#create-key-form');
+    expect(await text('#who-email')).toContain(EMAIL);
+
+    // Create a key: shown once, with a copy button, and it works on /api/v1.
+    await page.type('#create-key-form input[name=name]', 'Robot');
+    await page.click('#create-key-form input[value="bookings:read"]');
+    await page.click('#create-key-form button[type=submit]');
+    await page.waitForSelector('#new-key');
+    const key = await text('#new-key');
+    expect(key).toMatch(/^alm_[0-9A-Za-z]{32}$/);
+    await browser.defaultBrowserContext().overridePermissions(base, ['clipboard-read', 'clipboard-write', 'clipboard-sanitized-write']);
+    await page.click('#copy-key');
+    await page.waitForFunction(`document.querySelector('#new-key-area [role=status] span')?.textContent === 'Copied.'`);
+    expect(await page.evaluate('navigator.clipboard.readText()')).toBe(key);
+    await page.waitForFunction(`document.querySelector('#keys-list')?.textContent.includes('Robot')`);
+    expect(await text('#keys-list')).not.toContain(key);
+    expect((await bearer(key)).status).toBe(200);
+    expect((await bearer(key, '/api/v1/events')).status).toBe(403);
+
+    // Calendar integration: set it to the loopback feed, see it masked.
+    await page.click('button[data-view="calendar"]');
+    await page.waitForSelector('#integration-form');
+    await page.waitForSelector('#integration-none');
+    await page.type('#integration-form input[name=url]', `${feeds.base}/feed.ics`);
+    await page.type('#integration-form input[name=schedule_id]', scheduleId);
+    await page.type('#integration-form input[name=name]', 'Clinic');
+    await page.click('#integration-form button[type=submit]');
+    await page.waitForSelector('#integration-url');
+    const masked = await text('#integration-url');
+    expect(masked.startsWith(feeds.base)).toBe(true);
+    expect(masked).not.toContain('feed.ics');
+
+    // The import: a range, run it, read its counts and reasons, see it in the history.
+    await page.click('button[data-view="import"]');
+    await page.waitForSelector('#import-form');
+    await page.$eval('#import-form input[name=start]', (input) => input.setAttribute('value', '2027-03-01'));
+    await page.$eval('#import-form input[name=end]', (input) => input.setAttribute('value', '2027-04-01'));
+    await page.click('#import-form button[type=submit]');
+    await page.waitForSelector('#import-counts');
+    const counts = await page.$$eval('#import-counts [data-count]', (items) =>
+      Object.fromEntries(items.map((item) => [item.getAttribute('data-count'), Number(item.textContent)])),
+    );
+    expect(counts).toEqual({ synced: 2, skipped: 2, updated: 0, cancelled: 0 });
+    const reasons = await page.$$eval('#import-counts [data-reason]', (items) => items.map((item) => item.getAttribute('data-reason')).sort());
+    expect(reasons).toEqual(['all_day', 'cancelled']);
+    await page.waitForFunction(`document.querySelector('#import-history')?.textContent.includes('succeeded')`);
+    expect(await text('#import-history')).toContain('2 synced, 2 skipped, 0 updated, 0 cancelled');
+    expect(await t.query('SELECT 1 FROM bookings WHERE organization_id = $1', [tenant.orgId])).toHaveLength(2);
+
+    await page.screenshot({ path: join(SHOTS, 'import-1280.png'), fullPage: true });
+    await page.setViewport({ width: 375, height: 800 });
+    await page.waitForFunction('window.innerWidth === 375');
+    // Readable at 375 px: nothing wider than the screen.
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await page.screenshot({ path: join(SHOTS, 'import-375.png'), fullPage: true });
+
+    // Webhooks: subscribe (secret shown once), ping, read the log, redeliver, disable. The import's
+    // events are fanned out first (to no endpoint), so the new endpoint receives only the ping.
+    await t.app.get(WebhookDispatcher).runOnce();
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.click('button[data-view="webhooks"]');
+    await page.waitForSelector('#create-webhook-form');
+    await page.type('#create-webhook-form input[name=url]', `${receiver.base}/hook`);
+    await page.type('#create-webhook-form input[name=description]', 'CRM');
+    await page.click('#create-webhook-form button[type=submit]');
+    await page.waitForSelector('#new-webhook-secret');
+    expect(await text('#new-webhook-secret')).toMatch(/^whsec_/);
+    await page.waitForSelector('[data-ping]');
+    await page.click('[data-ping]');
+    await page.waitForSelector('#deliveries [data-status="pending"]');
+    await t.app.get(WebhookDispatcher).runOnce();
+    expect(receiver.on('/hook')).toHaveLength(1);
+    await page.click('[data-log]');
+    await page.waitForSelector('#deliveries [data-status="succeeded"]');
+    await page.click('#deliveries [data-redeliver]');
+    await page.waitForSelector('#deliveries [data-status="pending"]');
+    await t.app.get(WebhookDispatcher).runOnce();
+    expect(receiver.on('/hook')).toHaveLength(2);
+    await page.click('[data-log]');
+    await page.waitForSelector('#deliveries [data-status="succeeded"]');
+    await page.click('[data-toggle]');
+    await page.waitForSelector('[data-enabled].error');
+    expect(await t.query('SELECT 1 FROM webhook_endpoints WHERE organization_id = $1 AND enabled = false', [tenant.orgId])).toHaveLength(1);
+    await page.screenshot({ path: join(SHOTS, 'webhooks-1280.png'), fullPage: true });
+    await page.setViewport({ width: 375, height: 800 });
+    await page.waitForFunction('window.innerWidth === 375');
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await page.screenshot({ path: join(SHOTS, 'webhooks-375.png'), fullPage: true });
+
+    // Revoke the key from the list (narrow layout): it stays listed, revoked, and stops working.
+    await page.click('button[data-view="keys"]');
+    await page.waitForSelector('#keys-list table');
+    const [{ id }] = await t.query<{ id: string }>('SELECT id FROM api_keys WHERE organization_id = $1 AND name = $2', [tenant.orgId, 'Robot']);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await page.screenshot({ path: join(SHOTS, 'keys-375.png'), fullPage: true });
+    await page.click(`button[data-revoke="${id}"]`);
+    await page.waitForSelector(`[data-revoked="${id}"]`);
+    expect((await bearer(key)).status).toBe(401);
+    await page.setViewport({ width: 1280, height: 900 });
+    await page.screenshot({ path: join(SHOTS, 'keys-1280.png'), fullPage: true });
+
+    // Remove the calendar integration (imported bookings stay).
+    await page.click('button[data-view="calendar"]');
+    await page.waitForSelector('#remove-integration');
+    await page.click('#remove-integration');
+    await page.waitForSelector('#integration-none');
+    expect(await t.query('SELECT 1 FROM calendar_integrations WHERE organization_id = $1', [tenant.orgId])).toHaveLength(0);
+    expect(await t.query('SELECT 1 FROM bookings WHERE organization_id = $1', [tenant.orgId])).toHaveLength(2);
+
+    // Without an integration the import fails: the page says why and the history keeps the failed run.
+    await page.click('button[data-view="import"]');
+    await page.waitForSelector('#import-form');
+    await page.click('#import-form button[type=submit]');
+    await page.waitForSelector('#import-result .error');
+    expect(await text('#import-result .error')).toMatch(/integration/i);
+    await page.waitForFunction(`document.querySelector('#import-history')?.textContent.includes('integration_not_configured')`);
+    expect(await text('#import-history')).toContain('2 run(s)');
+
+    // Sign out: the session row is gone and the form is back.
+    await page.click('#sign-out');
+    await page.waitForSelector('#login-form');
+    expect(await t.query('SELECT 1 FROM admin_sessions s JOIN users u ON u.id = s.user_id WHERE u.email = $1', [EMAIL])).toHaveLength(0);
+    expect(pageErrors).toEqual([]);
+  });
+});

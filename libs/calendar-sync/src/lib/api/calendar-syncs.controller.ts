@@ -1,0 +1,30 @@
+import { Get, Param, Query } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import { AdminController, AdminSession, AdminSessionInfo } from '@almanac/identity';
+import { ApiListResponse, ApiProblems, ListResponse, PageQuery, pageOf, resolvePage, UuidParam } from '@almanac/shared';
+import { assertOwnOrganization } from '../application/calendar-integration.service';
+import { CalendarSyncHistoryRepository } from '../infrastructure/calendar-sync-history.repository';
+import { CalendarSyncRunResponse, toSyncRun } from './dto/calendar-sync-run.dto';
+
+@AdminController('organizations/:organizationId/calendar-syncs', 'calendar-sync')
+export class CalendarSyncsController {
+  constructor(private readonly history: CalendarSyncHistoryRepository) {}
+
+  @Get()
+  @ApiOperation({
+    summary: 'The history of the import',
+    description: 'One record per run (succeeded or failed), newest first. Refused runs (sync_in_progress, invalid ranges) are not runs.',
+  })
+  @ApiListResponse(CalendarSyncRunResponse)
+  @ApiProblems(400)
+  async list(
+    @AdminSession() admin: AdminSessionInfo,
+    @Param('organizationId', UuidParam('Organization')) organizationId: string,
+    @Query() query: PageQuery,
+  ): Promise<ListResponse<CalendarSyncRunResponse>> {
+    assertOwnOrganization(admin.organizationId, organizationId);
+    const page = resolvePage(query);
+    const { items, total } = await this.history.list(organizationId, page);
+    return pageOf(items.map(toSyncRun), total, page);
+  }
+}

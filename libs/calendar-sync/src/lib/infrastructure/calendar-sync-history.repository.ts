@@ -1,0 +1,98 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+
+export interface SyncSummary {
+  synced: number;
+  skipped: number;
+  updated: number;
+  cancelled: number;
+  skipped_reasons: Record<string, number>;
+}
+
+/** One run of the import, as kept in `calendar_syncs`. */
+export interface SyncRun {
+  id: string;
+  organizationId: string;
+  startedAt: Date;
+  finishedAt: Date;
+  startDate: Date;
+  endDate: Date;
+  status: 'succeeded' | 'failed';
+  summary: SyncSummary | null;
+  error: { code: string; message: string } | null;
+}
+
+interface SyncRow {
+  id: string;
+  organization_id: string;
+  started_at: Date;
+  finished_at: Date;
+  start_date: Date;
+  end_date: Date;
+  status: 'succeeded' | 'failed';
+  summary: SyncSummary | null;
+  error_code: string | null;
+  error_message: string | null;
+  total: string;
+}
+
+/** The import's history: written by the import, read by the admin console. */
+@Injectable()
+export class CalendarSyncHistoryRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Writes one run through `manager` (the import's own transaction when it succeeded). */
+  async record(manager: EntityManager, run: SyncRun): Promise<void> {
+    await manager.query(
+      `INSERT INTO calendar_syncs (organization_id, id, started_at, finished_at, start_date, end_date, status, summary, error_code, error_message)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+      [
+        run.organizationId,
+        run.id,
+        run.startedAt,
+        run.finishedAt,
+        run.startDate,
+        run.endDate,
+        run.status,
+        run.summary === null ? null : JSON.stringify(run.summary),
+        run.error?.code ?? null,
+        run.error?.message ?? null,
+      ],
+    );
+  }
+
+  /** The organization's runs, newest first. */
+  async list(organizationId: string, page: { limit: number; offset: number }): Promise<{ items: SyncRun[]; total: number }> {
+    const rows = (await this.dataSource.query(
+      `SELECT id, organization_id, started_at, finished_at, start_date, end_date, status, summary, error_code, error_message,
+              count(*) OVER () AS total
+         FROM calendar_syncs
+        WHERE organization_id = $1
+        ORDER BY started_at DESC, id DESC
+        LIMIT $2 OFFSET $3`,
+      [organizationId, page.limit, page.offset],
+    )) as SyncRow[];
+    let total = rows.length > 0 ? Number(rows[0]!.total) : 0;
+    if (rows.length === 0 && page.offset > 0) {
+      const [{ count }] = (await this.dataSource.query('SELECT count(*) AS count FROM calendar_syncs WHERE organization_id = $1', [
+        organizationId,
+      ])) as [{ count: string }];
+      total = Number(count);
+    }
+    return {
+      total,
+      items: rows.map((row) => ({
+        id: row.id,
+        organizationId: row.organization_id,
+        startedAt: row.started_at,
+        finishedAt: row.finished_at,
+        startDate: row.start_date,
+        endDate: row.end_date,
+        status: row.status,
+        summary: row.summary,
+        error: row.error_code === null ? null : { code: row.error_code, message: row.error_message ?? '' },
+      })),
+    };
+  }
+}

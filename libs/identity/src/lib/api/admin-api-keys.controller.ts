@@ -1,0 +1,91 @@
+import { Body, Delete, Get, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import {
+  ApiDataResponse,
+  ApiListResponse,
+  ApiProblems,
+  Clock,
+  DomainError,
+  ForbiddenError,
+  ListResponse,
+  PageQuery,
+  pageOf,
+  parseDateOrDateTime,
+  resolvePage,
+  UuidParam,
+} from '@almanac/shared';
+import type { Response } from 'express';
+import { IdentityService } from '../application/identity.service';
+import { AdminSessionInfo } from '../domain/admin-session';
+import { AdminController, AdminSession } from './decorators';
+import { AdminApiKeyResponse, CreateAdminApiKeyDto, CreatedAdminApiKeyResponse, toAdminApiKey } from './dto/admin-api-key.dto';
+
+const ORG = UuidParam('Organization');
+
+function assertOwn(admin: AdminSessionInfo, organizationId: string): void {
+  if (admin.organizationId !== organizationId) throw new ForbiddenError('You may only manage your own organization.');
+}
+
+/** The organization's API keys, for its admins (session cookie): list, create, revoke. */
+@AdminController('organizations/:organizationId/api-keys', 'admin-api-keys')
+export class AdminApiKeysController {
+  constructor(
+    private readonly identity: IdentityService,
+    private readonly clock: Clock,
+  ) {}
+
+  @Get()
+  @ApiOperation({ summary: "List the organization's API keys", description: 'Newest first; revoked keys stay listed. Never the key or its hash.' })
+  @ApiListResponse(AdminApiKeyResponse)
+  @ApiProblems(400)
+  async list(
+    @AdminSession() admin: AdminSessionInfo,
+    @Param('organizationId', ORG) organizationId: string,
+    @Query() query: PageQuery,
+  ): Promise<ListResponse<AdminApiKeyResponse>> {
+    assertOwn(admin, organizationId);
+    const page = resolvePage(query);
+    const { items, total } = await this.identity.listApiKeys(organizationId, page);
+    return pageOf(items.map(toAdminApiKey), total, page);
+  }
+
+  @Post()
+  @ApiOperation({ summary: 'Create an API key', description: 'The key is in this answer only. Without scopes the key has all of them.' })
+  @ApiDataResponse(CreatedAdminApiKeyResponse, 201, 'The key, with its secret (shown once)')
+  @ApiProblems(400, 415)
+  async create(
+    @AdminSession() admin: AdminSessionInfo,
+    @Param('organizationId', ORG) organizationId: string,
+    @Body() body: CreateAdminApiKeyDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ data: CreatedAdminApiKeyResponse }> {
+    assertOwn(admin, organizationId);
+    const expiresAt = body.expires_at ? parseDateOrDateTime(body.expires_at)!.instant : null;
+    if (expiresAt && expiresAt.getTime() <= this.clock.now().getTime()) {
+      throw new DomainError('validation_failed', 'expires_at must be in the future', [{ field: 'expires_at', message: 'must be in the future' }]);
+    }
+    const created = await this.identity.createApiKey({
+      organizationId,
+      name: body.name,
+      scopes: body.scopes,
+      userId: admin.userId,
+      expiresAt,
+    });
+    const record = await this.identity.getApiKey(organizationId, created.id);
+    res.setHeader('Location', `/api/organizations/${organizationId}/api-keys/${created.id}`);
+    return { data: { ...toAdminApiKey(record), key: created.key } };
+  }
+
+  @Delete(':id')
+  @ApiOperation({ summary: 'Revoke an API key', description: 'The key stops working at once on this instance. Revoking twice keeps the first revoked_at.' })
+  @ApiDataResponse(AdminApiKeyResponse, 200, 'The key, with revoked_at')
+  @ApiProblems(404)
+  async revoke(
+    @AdminSession() admin: AdminSessionInfo,
+    @Param('organizationId', ORG) organizationId: string,
+    @Param('id', UuidParam('API key')) id: string,
+  ): Promise<{ data: AdminApiKeyResponse }> {
+    assertOwn(admin, organizationId);
+    return { data: toAdminApiKey(await this.identity.revokeOrganizationApiKey(organizationId, id)) };
+  }
+}

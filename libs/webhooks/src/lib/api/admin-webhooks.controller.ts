@@ -1,0 +1,114 @@
+import { Body, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { ApiOperation } from '@nestjs/swagger';
+import { AdminController, AdminSession, AdminSessionInfo } from '@almanac/identity';
+import { ApiDataResponse, ApiListResponse, ApiProblems, ForbiddenError, ListResponse, pageOf, resolvePage, UuidParam } from '@almanac/shared';
+import type { Response } from 'express';
+import { WebhooksService } from '../application/webhooks.service';
+import { CreateWebhookDto, DeliveryListQuery, UpdateWebhookDto } from './dto/webhook.dto';
+import { CreatedWebhookResponse, DeliveryResponse, toDelivery, toWebhook, WebhookResponse } from './dto/webhook.response';
+
+const ORG = UuidParam('Organization');
+const HOOK = UuidParam('Webhook');
+
+function assertOwn(admin: AdminSessionInfo, organizationId: string): void {
+  if (admin.organizationId !== organizationId) throw new ForbiddenError('You may only manage your own organization.');
+}
+
+/**
+ * The organization's webhooks for the admin console (session cookie): the same use cases as
+ * `/api/v1/webhooks`, which takes bearer keys only.
+ */
+@AdminController('organizations/:organizationId/webhooks', 'admin-webhooks')
+export class AdminWebhooksController {
+  constructor(private readonly webhooks: WebhooksService) {}
+
+  @Get()
+  @ApiOperation({ summary: "List the organization's webhook endpoints", description: 'Oldest first.' })
+  @ApiListResponse(WebhookResponse)
+  @ApiProblems(400)
+  async list(
+    @AdminSession() admin: AdminSessionInfo,
+    @Param('organizationId', ORG) organizationId: string,
+    @Query() query: DeliveryListQuery,
+  ): Promise<ListResponse<WebhookResponse>> {
+    assertOwn(admin, organizationId);
+    const page = resolvePage(query);
+    const { items, total } = await this.webhooks.list(organizationId, page);
+    return pageOf(items.map(toWebhook), total, page);
+  }
+
+  @Post()
+  @ApiOperation({ summary: 'Subscribe an endpoint', description: 'The signing secret is in this answer only.' })
+  @ApiDataResponse(CreatedWebhookResponse, 201, 'The endpoint, with its secret (shown once)')
+  @ApiProblems(400, 413, 415)
+  async create(
+    @AdminSession() admin: AdminSessionInfo,
+    @Param('organizationId', ORG) organizationId: string,
+    @Body() body: CreateWebhookDto,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ data: CreatedWebhookResponse }> {
+    assertOwn(admin, organizationId);
+    const created = await this.webhooks.create(organizationId, body);
+    res.setHeader('Location', `/api/organizations/${organizationId}/webhooks/${created.id}`);
+    return { data: { ...toWebhook(created), secret: created.secret } };
+  }
+
+  @Patch(':id')
+  @ApiOperation({ summary: 'Change an endpoint (enable, disable, url, events, description)' })
+  @ApiDataResponse(WebhookResponse)
+  @ApiProblems(400, 404, 413, 415)
+  async update(
+    @AdminSession() admin: AdminSessionInfo,
+    @Param('organizationId', ORG) organizationId: string,
+    @Param('id', HOOK) id: string,
+    @Body() body: UpdateWebhookDto,
+  ): Promise<{ data: WebhookResponse }> {
+    assertOwn(admin, organizationId);
+    return { data: toWebhook(await this.webhooks.update(organizationId, id, body ?? {})) };
+  }
+
+  @Get(':id/deliveries')
+  @ApiOperation({ summary: "An endpoint's delivery log", description: 'Newest first; kept 30 days.' })
+  @ApiListResponse(DeliveryResponse)
+  @ApiProblems(400, 404)
+  async deliveries(
+    @AdminSession() admin: AdminSessionInfo,
+    @Param('organizationId', ORG) organizationId: string,
+    @Param('id', HOOK) id: string,
+    @Query() query: DeliveryListQuery,
+  ): Promise<ListResponse<DeliveryResponse>> {
+    assertOwn(admin, organizationId);
+    const page = resolvePage(query);
+    const { items, total } = await this.webhooks.deliveries(organizationId, id, query.status, page);
+    return pageOf(items.map(toDelivery), total, page);
+  }
+
+  @Post(':id/deliveries/:deliveryId/redeliver')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Deliver again now', description: 'The delivery becomes pending, due now, with a fresh set of attempts.' })
+  @ApiDataResponse(DeliveryResponse)
+  @ApiProblems(404)
+  async redeliver(
+    @AdminSession() admin: AdminSessionInfo,
+    @Param('organizationId', ORG) organizationId: string,
+    @Param('id', HOOK) id: string,
+    @Param('deliveryId', UuidParam('Delivery')) deliveryId: string,
+  ): Promise<{ data: DeliveryResponse }> {
+    assertOwn(admin, organizationId);
+    return { data: toDelivery(await this.webhooks.redeliver(organizationId, id, deliveryId)) };
+  }
+
+  @Post(':id/ping')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Send a webhook.ping event to this endpoint' })
+  @ApiDataResponse(DeliveryResponse)
+  @ApiProblems(404)
+  async ping(
+    @AdminSession() admin: AdminSessionInfo,
+    @Param('organizationId', ORG) organizationId: string,
+    @Param('id', HOOK) id: string,
+  ): Promise<{ data: DeliveryResponse }> {
+    assertOwn(admin, organizationId);
+    return { data: toDelivery(await this.webhooks.ping(organizationId, id)) };
+  }
+}
