@@ -193,8 +193,16 @@ describe('admin console endpoints (e2e)', () => {
       await t.app.get(WebhookDispatcher).runOnce();
       expect(receiver.on('/console')).toHaveLength(2);
 
+      // If-Match as on /api/v1: a stale tag is 412 and changes nothing; the answer carries the new ETag.
+      const stale = await as(a, 'patch', `${base}/${hook.id}`).set('If-Match', '"stale"').send({ enabled: false }).expect(412);
+      expect(stale.body.code).toBe('precondition_failed');
+      expect((await as(a, 'get', base).expect(200)).body.data[0].enabled).toBe(true);
       const disabled = await as(a, 'patch', `${base}/${hook.id}`).send({ enabled: false }).expect(200);
       expect(disabled.body.data.enabled).toBe(false);
+      const tag = disabled.headers['etag'] as string;
+      expect(tag).toMatch(/^"[A-Za-z0-9_-]+"$/);
+      const enabled = await as(a, 'patch', `${base}/${hook.id}`).set('If-Match', tag).send({ enabled: true }).expect(200);
+      expect(enabled.body.data.enabled).toBe(true);
     });
 
     it('refuses another organization (403) and another organization’s endpoint (404); bearer keys are not sessions', async () => {

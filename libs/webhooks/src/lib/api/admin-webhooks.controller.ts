@@ -1,11 +1,23 @@
 import { Body, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { AdminController, AdminSession, AdminSessionInfo } from '@almanac/identity';
-import { ApiDataResponse, ApiListResponse, ApiProblems, ForbiddenError, ListResponse, pageOf, resolvePage, UuidParam } from '@almanac/shared';
+import {
+  ApiDataResponse,
+  ApiListResponse,
+  ApiProblems,
+  Conditional,
+  ForbiddenError,
+  IfMatch,
+  IfMatchHeader,
+  ListResponse,
+  pageOf,
+  resolvePage,
+  UuidParam,
+} from '@almanac/shared';
 import type { Response } from 'express';
 import { WebhooksService } from '../application/webhooks.service';
 import { CreateWebhookDto, DeliveryListQuery, UpdateWebhookDto } from './dto/webhook.dto';
-import { CreatedWebhookResponse, DeliveryResponse, toDelivery, toWebhook, WebhookResponse } from './dto/webhook.response';
+import { CreatedWebhookResponse, DeliveryResponse, toDelivery, toWebhook, webhookBody, WebhookResponse } from './dto/webhook.response';
 
 const ORG = UuidParam('Organization');
 const HOOK = UuidParam('Webhook');
@@ -54,6 +66,7 @@ export class AdminWebhooksController {
   }
 
   @Patch(':id')
+  @Conditional()
   @ApiOperation({ summary: 'Change an endpoint (enable, disable, url, events, description)' })
   @ApiDataResponse(WebhookResponse)
   @ApiProblems(400, 404, 413, 415)
@@ -62,9 +75,10 @@ export class AdminWebhooksController {
     @Param('organizationId', ORG) organizationId: string,
     @Param('id', HOOK) id: string,
     @Body() body: UpdateWebhookDto,
+    @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: WebhookResponse }> {
     assertOwn(admin, organizationId);
-    return { data: toWebhook(await this.webhooks.update(organizationId, id, body ?? {})) };
+    return webhookBody(await this.webhooks.update(organizationId, id, body ?? {}, ifMatch.of(webhookBody)));
   }
 
   @Get(':id/deliveries')
