@@ -71,8 +71,8 @@ async function list({ pool, principal, query: raw }) {
     new Date(Math.max(to + (rules.duration + rules.bufferAfter) * 60_000, lastDate.toZonedDateTime({ timeZone: tz }).epochMilliseconds)),
   );
   const busy = (await pool.query(busyQuery.text, busyQuery.values)).rows.map((r) => ({
-    start: r.start_time.getTime(),
-    end: r.end_time.getTime(),
+    start: r.start_ms,
+    end: r.end_ms,
     bufferBefore: r.buffer_before,
     bufferAfter: r.buffer_after,
     sameEventType: r.same_type,

@@ -193,6 +193,15 @@ describe('slots', () => {
     expect(slotsOn(nineToFive, 'UTC', '2027-01-15', { maxBookingsPerDay: 1 }, [{ ...sameType, sameEventType: false }])).toHaveLength(7);
   });
 
+  it('the daily limit counts by local date of the schedule time zone', () => {
+    // 23:30Z on the 15th is 00:30 on the 16th in Paris: it fills the 16th, not the 15th.
+    const lateNight: BusyBooking = {
+      start: at('2027-01-15T23:30:00Z'), end: at('2027-01-15T23:45:00Z'), bufferBefore: 0, bufferAfter: 0, sameEventType: true,
+    };
+    expect(slotsOn(nineToFive, 'Europe/Paris', '2027-01-15', { maxBookingsPerDay: 1 }, [lateNight])).toHaveLength(8);
+    expect(slotsOn(nineToFive, 'Europe/Paris', '2027-01-16', { maxBookingsPerDay: 1 }, [lateNight])).toEqual([]);
+  });
+
   it('local date and time follow the answer time zone, not the schedule one', () => {
     const slots = availableSlots({
       availability: nineToFive,

@@ -70,8 +70,30 @@ function effectiveAvailability(a: Availability): Availability {
   return hasAvailability(a) ? a : { weekly: null, overrides: [] };
 }
 
-function pad(n: number): string {
-  return String(n).padStart(2, '0');
+/** Index of the first element of a sorted array that is ≥ value. */
+function firstAtOrAfter(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The zone's UTC offset in ms over `[from, to]` when no transition falls inside, else null. */
+function constantOffset(timeZone: string, from: number, to: number): number | null {
+  const zoned = Temporal.Instant.fromEpochMilliseconds(from).toZonedDateTimeISO(timeZone);
+  const next = zoned.getTimeZoneTransition('next');
+  if (next && next.epochMilliseconds <= to) return null;
+  return zoned.offsetNanoseconds / 1e6;
+}
+
+/** `YYYY-MM-DDTHH:MM…` of an instant's wall-clock time in a zone (through the offset when known). */
+function localWallClock(instant: number, timeZone: string, offset: number | null): string {
+  const ms = offset ?? Temporal.Instant.fromEpochMilliseconds(instant).toZonedDateTimeISO(timeZone).offsetNanoseconds / 1e6;
+  return new Date(instant + ms).toISOString();
 }
 
 /** Every slot offered in `[from, to)`, sorted by start. */
@@ -99,34 +121,38 @@ export function availableSlots(q: SlotQuery): Slot[] {
     return lo > 0 && maxEnd[lo - 1]! > span.start;
   };
 
-  const perDay = new Map<string, number>();
-  if (rules.maxBookingsPerDay !== null) {
-    for (const b of q.busy) {
-      if (!b.sameEventType) continue;
-      const key = localDateOf(b.start, q.scheduleTimeZone).toString();
-      perDay.set(key, (perDay.get(key) ?? 0) + 1);
+  // Daily limit: starts of this type's bookings, sorted, counted per local date by binary search.
+  const sameTypeStarts = q.busy
+    .filter((b) => b.sameEventType)
+    .map((b) => b.start)
+    .sort((a, b) => a - b);
+  const dayCounts = new Map<string, number>();
+  const countOn = (date: Temporal.PlainDate): number => {
+    const key = date.toString();
+    let n = dayCounts.get(key);
+    if (n === undefined) {
+      const dayStart = date.toZonedDateTime({ timeZone: q.scheduleTimeZone }).epochMilliseconds;
+      const dayEnd = date.add({ days: 1 }).toZonedDateTime({ timeZone: q.scheduleTimeZone }).epochMilliseconds;
+      n = firstAtOrAfter(sameTypeStarts, dayEnd) - firstAtOrAfter(sameTypeStarts, dayStart);
+      dayCounts.set(key, n);
     }
-  }
+    return n;
+  };
 
   const slots: Slot[] = [];
   const windows = windowsBetween(effectiveAvailability(q.availability), q.from, q.to, q.scheduleTimeZone);
   for (const { date, span } of windows) {
-    if (rules.maxBookingsPerDay !== null && (perDay.get(date.toString()) ?? 0) >= rules.maxBookingsPerDay) {
-      // Every slot of this window starts on this local date... unless a window crosses midnight,
-      // which it cannot: each belongs to one local date and ends by its next midnight.
-      continue;
-    }
+    // Every slot of a window starts on the window's local date (a window ends by the next midnight).
+    if (rules.maxBookingsPerDay !== null && countOn(date) >= rules.maxBookingsPerDay) continue;
+    // The answer's UTC offset over the window, when no transition falls inside it (nearly always):
+    // local times then come from arithmetic instead of a time-zone lookup per slot.
+    const offset = constantOffset(q.timeZone, span.start, span.end);
     for (let start = span.start; start + duration <= span.end; start += step) {
       if (start < q.from || start >= q.to || start < earliest || start >= latest) continue;
       const candidate = { start, end: start + duration, bufferBefore: rules.bufferBefore, bufferAfter: rules.bufferAfter };
       if (overlapsBlocked(blockedSpan(candidate))) continue;
-      const local = Temporal.Instant.fromEpochMilliseconds(start).toZonedDateTimeISO(q.timeZone);
-      slots.push({
-        start,
-        end: start + duration,
-        localDate: local.toPlainDate().toString(),
-        localTime: `${pad(local.hour)}:${pad(local.minute)}`,
-      });
+      const local = localWallClock(start, q.timeZone, offset);
+      slots.push({ start, end: start + duration, localDate: local.slice(0, 10), localTime: local.slice(11, 16) });
     }
   }
   return slots.sort((a, b) => a.start - b.start);

@@ -235,7 +235,9 @@ export function busyBookingsQuery(
   to: Date,
 ): SqlStatement {
   return {
-    text: `SELECT start_time, end_time, buffer_before, buffer_after, event_type_id IS NOT DISTINCT FROM $3 AS same_type
+    // Epoch milliseconds as float8: thousands of rows parse as plain numbers, not date strings.
+    text: `SELECT (extract(epoch FROM start_time) * 1000)::float8 AS start_ms, (extract(epoch FROM end_time) * 1000)::float8 AS end_ms,
+         buffer_before, buffer_after, event_type_id IS NOT DISTINCT FROM $3 AS same_type
        FROM bookings
        WHERE organization_id = $1 AND schedule_id = $2 AND status IN ('PENDING', 'CONFIRMED')
          AND booking_blocked_time(start_time, end_time, buffer_before, buffer_after) && tstzrange($4, $5, '[)')`,

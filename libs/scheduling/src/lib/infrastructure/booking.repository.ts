@@ -283,15 +283,15 @@ export class BookingRepository {
   ): Promise<BusyBooking[]> {
     const query = busyBookingsQuery(organizationId, scheduleId, eventTypeId, from, to);
     const rows = await this.runner(em)<{
-      start_time: Date;
-      end_time: Date;
+      start_ms: number;
+      end_ms: number;
       buffer_before: number;
       buffer_after: number;
       same_type: boolean;
     }>(query.text, query.values);
     return rows.map((r) => ({
-      start: r.start_time.getTime(),
-      end: r.end_time.getTime(),
+      start: r.start_ms,
+      end: r.end_ms,
       bufferBefore: r.buffer_before,
       bufferAfter: r.buffer_after,
       sameEventType: r.same_type,
