@@ -10,6 +10,8 @@ export type Weekday = (typeof WEEKDAYS)[number];
 
 export const MAX_WEEKLY_RULES = 50;
 export const MAX_DATE_OVERRIDES = 366;
+/** Intervals of one override (a bound of ours: §12 sets none; 48 half-hour pieces make a day). */
+export const MAX_OVERRIDE_INTERVALS = 48;
 
 export interface TimeInterval {
   readonly start: string;
@@ -121,8 +123,8 @@ export function dateOverridesProblems(value: unknown, field = 'date_overrides'):
     else if (seen.has(date)) out.push({ field: `${path}.date`, message: 'must not repeat another override' });
     else seen.add(date);
     const intervals = override['intervals'];
-    if (!Array.isArray(intervals) || intervals.length > 48) {
-      out.push({ field: `${path}.intervals`, message: 'must be an array of at most 48 intervals' });
+    if (!Array.isArray(intervals) || intervals.length > MAX_OVERRIDE_INTERVALS) {
+      out.push({ field: `${path}.intervals`, message: `must be an array of at most ${MAX_OVERRIDE_INTERVALS} intervals` });
       return;
     }
     intervals.forEach((interval, j) => intervalProblems(interval, `${path}.intervals[${j}]`, out));

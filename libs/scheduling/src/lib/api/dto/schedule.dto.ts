@@ -4,6 +4,7 @@ import { IsOptional, IsString, MaxLength } from 'class-validator';
 import {
   DateOverride,
   MAX_DATE_OVERRIDES,
+  MAX_OVERRIDE_INTERVALS,
   MAX_WEEKLY_RULES,
   WeeklyRule,
   WEEKDAYS,
@@ -31,7 +32,8 @@ export class DateOverrideDoc {
   readonly date!: string;
   @ApiProperty({
     type: [TimeIntervalDoc],
-    description: 'Replace the weekly rules on that date; [] closes the day',
+    maxItems: MAX_OVERRIDE_INTERVALS,
+    description: 'Replace the weekly rules on that date (they may overlap: their union counts); [] closes the day',
   })
   readonly intervals!: TimeIntervalDoc[];
 }
