@@ -27,7 +27,12 @@ module.exports = {
   roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
   testMatch: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '/lint-fixtures/'],
-  transform: { '^.+\\.ts$': swc },
+  // temporal-polyfill (and temporal-utils) ship only ES modules: SWC turns them into CommonJS for Jest's module system.
+  transform: {
+    '^.+\\.ts$': swc,
+    '/temporal-(polyfill|utils)/.+\\.js$': ['@swc/jest', { jsc: { target: 'es2022' }, module: { type: 'commonjs' } }],
+  },
+  transformIgnorePatterns: ['/node_modules/(?!temporal-(polyfill|utils)/)'],
   moduleNameMapper,
   globalSetup: '<rootDir>/tools/testing/global-setup.ts',
   globalTeardown: '<rootDir>/tools/testing/global-teardown.ts',

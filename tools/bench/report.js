@@ -6,7 +6,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const TARGETS = { read: 0.6, write: 0.5, p99Ms: 50, searchP95Ms: 20, rssMb: 300 };
+const TARGETS = { read: 0.6, write: 0.5, p99Ms: 50, searchP95Ms: 20, slotsP95Ms: 20, rssMb: 300 };
 const MB = 1024 * 1024;
 
 const fmt = {
@@ -62,6 +62,11 @@ function table(summary) {
     ...(summary.searchLatency
       ? [
           `search latency, one client: API p95 ${fmt.ms(summary.searchLatency.api.p95)} ms, floor p95 ${fmt.ms(summary.searchLatency.floor.p95)} ms (target < ${TARGETS.searchP95Ms} ms)`,
+        ]
+      : []),
+    ...(summary.slotsLatency
+      ? [
+          `slots latency (62 days, 5,000 bookings), one client: API p95 ${fmt.ms(summary.slotsLatency.api.p95)} ms, floor p95 ${fmt.ms(summary.slotsLatency.floor.p95)} ms (target < ${TARGETS.slotsP95Ms} ms)`,
         ]
       : []),
   ].join('\n');
@@ -191,6 +196,11 @@ function markdown(summary, findings) {
   if (latency)
     lines.push(
       `| search p95 < ${TARGETS.searchP95Ms} ms, one client (${latency.connections} connection) | ${fmt.ms(latency.api.p95)} ms (floor ${fmt.ms(latency.floor.p95)} ms) | ${mark(latency.api.p95 < TARGETS.searchP95Ms)} |`,
+    );
+  const slotsLatency = summary.slotsLatency;
+  if (slotsLatency)
+    lines.push(
+      `| slots (62 days, 5,000 bookings) p95 < ${TARGETS.slotsP95Ms} ms, one client | ${fmt.ms(slotsLatency.api.p95)} ms (floor ${fmt.ms(slotsLatency.floor.p95)} ms) | ${mark(slotsLatency.api.p95 < TARGETS.slotsP95Ms)} |`,
     );
   lines.push(
     `| API resident set < ${TARGETS.rssMb} MB | peak ${fmt.mb(summary.rss.apiPeak)} (floor ${fmt.mb(summary.rss.floorPeak)}) | ${mark(rssOk)} |`,

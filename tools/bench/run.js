@@ -612,6 +612,26 @@ async function main() {
       }
     }
 
+    // Slots as one client sees them (api-decisions §12: a 62-day query < 20 ms p95 at one client).
+    let slotsLatency = null;
+    const slotsScenario = scenarios.find((scenario) => scenario.id === 'slots');
+    if (slotsScenario) {
+      slotsLatency = { connections: 1 };
+      for (const name of ['api', 'floor']) {
+        const run = summarizeRun(
+          await loadOnce(autocannon, servers[name].url, slotsScenario.requests(), {
+            connections: 1,
+            duration: options.duration,
+          }),
+        );
+        await settle(client);
+        slotsLatency[name] = aggregate([run]);
+        log(
+          `  slots latency, 1 connection                ${name.padEnd(5)} p50 ${slotsLatency[name].p50.toFixed(1)} ms  p95 ${slotsLatency[name].p95.toFixed(1)} ms  p99 ${slotsLatency[name].p99.toFixed(1)} ms  non-2xx ${run.non2xx}`,
+        );
+      }
+    }
+
     const loadAfter = os.loadavg();
     const summary = {
       options,
@@ -620,6 +640,7 @@ async function main() {
       searchMatches,
       searchColdMs,
       searchLatency,
+      slotsLatency,
       results,
       rss: { apiPeak: apiRss.peak, floorPeak: floorRss.peak },
       mismatches,
@@ -646,6 +667,12 @@ async function main() {
         if (searchLatency && searchLatency[name].non2xx + searchLatency[name].errors > 0)
           failures.push(
             `search latency (${name}): ${searchLatency[name].non2xx} non-2xx, ${searchLatency[name].errors} socket errors`,
+          );
+      }
+      for (const name of ['api', 'floor']) {
+        if (slotsLatency && slotsLatency[name].non2xx + slotsLatency[name].errors > 0)
+          failures.push(
+            `slots latency (${name}): ${slotsLatency[name].non2xx} non-2xx, ${slotsLatency[name].errors} socket errors`,
           );
       }
       if (failures.length > 0) throw new Error(`requests failed:\n  ${failures.join('\n  ')}`);

@@ -73,6 +73,22 @@ function buildScenarios(fixtures, db) {
       },
     },
     {
+      id: 'slots',
+      label: 'GET /api/v1/slots (62 days, 5,000 bookings)',
+      kind: 'read',
+      note: 'a schedule open on weekdays 08:00–20:00 (Paris) with 5,000 bookings; 10-minute type, 5-minute interval, daily limit',
+      requests() {
+        const { scheduleId, eventTypeId, start, end } = fixtures.slots;
+        return [
+          {
+            method: 'GET',
+            headers: auth,
+            path: `/api/v1/slots?event_type_id=${eventTypeId}&schedule_id=${scheduleId}&start=${encodeURIComponent(start)}&end=${encodeURIComponent(end)}`,
+          },
+        ];
+      },
+    },
+    {
       id: 'booking-create',
       label: 'POST /api/v1/bookings',
       kind: 'write',

@@ -352,6 +352,51 @@ async function seed(client, options) {
   step(`${bookingRows.length} bookings`);
   bookingRows.length = 0;
 
+  // Slots (api-decisions §12): one schedule open on weekdays 08:00–20:00 in Paris, with 5,000 PENDING
+  // 20-minute bookings every 30 minutes (at :05 and :35) from tomorrow on (about 104 days, so a
+  // 62-day query meets some 3,000 of them), a third of them of a 10-minute event type with a 5-minute
+  // interval and a daily limit: the 10-minute gaps leave two slots an hour.
+  const slots = {
+    scheduleId: newId(),
+    eventTypeId: newId(),
+    start: new Date(Math.ceil(now / DAY) * DAY + DAY).toISOString(),
+  };
+  slots.end = new Date(Date.parse(slots.start) + 62 * DAY).toISOString();
+  await client.query(
+    `INSERT INTO schedules (id, organization_id, name, timezone, availability, date_overrides, created_at, updated_at)
+     VALUES ($1, $2, 'Slots bench', 'Europe/Paris', $3, '[]', $4, $4)`,
+    [
+      slots.scheduleId,
+      orgs[0].id,
+      JSON.stringify([{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '08:00', end: '20:00' }]),
+      new Date(now - 30 * DAY),
+    ],
+  );
+  await client.query(
+    `INSERT INTO event_types (id, organization_id, title, slug, duration, buffer_before, buffer_after, slot_interval,
+       max_bookings_per_day, created_at, updated_at)
+     VALUES ($1, $2, 'Slots bench call', 'slots-bench-call', 10, 0, 0, 5, 20, $3, $3)`,
+    [slots.eventTypeId, orgs[0].id, new Date(now - 30 * DAY)],
+  );
+  const slotBookingsStart = Date.parse(slots.start);
+  await client.query(
+    `INSERT INTO bookings (id, organization_id, schedule_id, event_type_id, start_time, end_time, timezone, status,
+       title, attendee_name, attendee_email, created_at, updated_at)
+     SELECT u.id, $2, $3, CASE WHEN i % 3 = 0 THEN $4::uuid END,
+            $5::timestamptz + (i - 1) * interval '30 minutes', $5::timestamptz + (i - 1) * interval '30 minutes' + interval '20 minutes',
+            'Europe/Paris', 'PENDING', 'Slots bench booking', 'Bench Attendee', 'slots.' || i || '@example.com', $6, $6
+       FROM unnest($1::uuid[]) WITH ORDINALITY AS u(id, i)`,
+    [
+      Array.from({ length: 5000 }, () => newId()),
+      orgs[0].id,
+      slots.scheduleId,
+      slots.eventTypeId,
+      new Date(slotBookingsStart + 5 * 60_000),
+      new Date(now - DAY),
+    ],
+  );
+  step('slots: a schedule with availability, 5000 bookings, an event type');
+
   // Events: from a year ago to a year ahead, a third unlimited, the rest with 10-200 places.
   const eventCounts = split(sizes.events, orgCount);
   const eventRows = [];
@@ -608,6 +653,7 @@ async function seed(client, options) {
     patchPool,
     registrationEvents,
     tagSlugs,
+    slots,
     counts: {
       organizations: orgCount,
       schedules: sizes.schedules,

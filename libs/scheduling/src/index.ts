@@ -3,6 +3,7 @@ import { SchedulingInit1763700001000 } from './lib/infrastructure/migrations/176
 import { ImportedBookingLink1764010000100 } from './lib/infrastructure/migrations/1764010000100-imported-booking-link';
 import { CalendarFeeds1764050000000 } from './lib/infrastructure/migrations/1764050000000-calendar-feeds';
 import { SchedulingDistributionKeys1764070000100 } from './lib/infrastructure/migrations/1764070000100-distribution-keys';
+import { SchedulingAvailability1764150001500 } from './lib/infrastructure/migrations/1764150001500-availability';
 
 export { SchedulingModule } from './lib/scheduling.module';
 /** For calendar-sync: imports occurrences of an external calendar as bookings. */
@@ -19,4 +20,5 @@ export const schedulingMigrations: MigrationClass[] = [
   ImportedBookingLink1764010000100,
   CalendarFeeds1764050000000,
   SchedulingDistributionKeys1764070000100,
+  SchedulingAvailability1764150001500,
 ];

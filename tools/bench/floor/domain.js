@@ -16,6 +16,9 @@ const bookingStatus = dist('libs/scheduling/src/lib/domain/booking-status.js');
 const bookingMetadata = dist('libs/scheduling/src/lib/domain/booking-metadata.js');
 const locationType = dist('libs/scheduling/src/lib/domain/location-type.js');
 const bookingQueries = dist('libs/scheduling/src/lib/infrastructure/booking-queries.js');
+const availability = dist('libs/scheduling/src/lib/domain/availability.js');
+const slots = dist('libs/scheduling/src/lib/domain/slots.js');
+const { Temporal } = require('temporal-polyfill');
 const money = dist('libs/events/src/lib/domain/money.js');
 const eventStatus = dist('libs/events/src/lib/domain/event-status.js');
 const eventMapper = dist('libs/events/src/lib/api/event.mapper.js');
@@ -58,6 +61,12 @@ module.exports = {
   bookingUpdateQuery: bookingQueries.bookingUpdateQuery,
   bookingListQueries: bookingQueries.bookingListQueries,
   bookingReferencesQuery: bookingQueries.bookingReferencesQuery,
+  busyBookingsQuery: bookingQueries.busyBookingsQuery,
+  availableSlots: slots.availableSlots,
+  localDateOf: availability.localDateOf,
+  isCalendarDate: shared.isCalendarDate,
+  PlainDate: Temporal.PlainDate,
+  Instant: Temporal.Instant,
   moneyFromDecimal: money.moneyFromDecimal,
   EVENT_STATUSES: eventStatus.EVENT_STATUSES,
   toRegistrationResponse: eventMapper.toRegistrationResponse,

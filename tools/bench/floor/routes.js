@@ -4,6 +4,7 @@
 const bookings = require('./bookings');
 const events = require('./events');
 const posts = require('./posts');
+const slots = require('./slots');
 
 /** [method, path pattern, scope, handler]: `:x` segments are path parameters. */
 const ROUTES = [
@@ -14,6 +15,7 @@ const ROUTES = [
   ['GET', '/api/v1/events', 'events:read', events.list],
   ['POST', '/api/v1/events/:eventId/registrations', 'events:write', events.register],
   ['GET', '/api/v1/posts', 'posts:read', posts.list],
+  ['GET', '/api/v1/slots', 'bookings:read', slots.list],
 ].map(([method, pattern, scope, handler]) => ({ method, segments: pattern.split('/'), scope, handler }));
 
 function route(method, path) {

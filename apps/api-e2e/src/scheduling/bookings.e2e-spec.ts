@@ -57,6 +57,8 @@ describe('bookings (e2e)', () => {
           attendee_timezone: null,
           attendee_notes: null,
           metadata: {},
+          buffer_before: 0,
+          buffer_after: 0,
           created_at: '2026-11-21T08:00:00.000Z',
           updated_at: '2026-11-21T08:00:00.000Z',
           cancelled_at: null,

@@ -21,6 +21,8 @@ describe('schedules (e2e)', () => {
         id: expect.stringMatching(UUID),
         name: 'Dr. Rivera',
         timezone: 'UTC',
+        availability: null,
+        date_overrides: [],
         created_at: '2026-11-21T08:00:00.000Z',
         updated_at: '2026-11-21T08:00:00.000Z',
       },

@@ -20,6 +20,8 @@ export const BOOKING_FIELDS = [
   'created_at',
   'updated_at',
   'cancelled_at',
+  'buffer_before',
+  'buffer_after',
 ].sort();
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -8,11 +8,13 @@ import {
 } from './api/calendar-feeds.controller';
 import { EventTypesController } from './api/event-types.controller';
 import { SchedulesController } from './api/schedules.controller';
+import { SlotsController } from './api/slots.controller';
 import { BookingsService } from './application/bookings.service';
 import { CalendarFeedsService } from './application/calendar-feeds.service';
 import { EventTypesService } from './application/event-types.service';
 import { ExternalBookingsService } from './application/external-bookings.service';
 import { SchedulesService } from './application/schedules.service';
+import { SlotsService } from './application/slots.service';
 import { BookingRepository } from './infrastructure/booking.repository';
 import { CalendarFeedRepository } from './infrastructure/calendar-feed.repository';
 import { EventTypeRepository } from './infrastructure/event-type.repository';
@@ -33,6 +35,7 @@ registerErrorCodes('scheduling', SCHEDULING_ERROR_CODES);
     SchedulesController,
     BookingsController,
     EventTypesController,
+    SlotsController,
   ],
   providers: [
     ScheduleRepository,
@@ -45,6 +48,7 @@ registerErrorCodes('scheduling', SCHEDULING_ERROR_CODES);
     ExternalBookingsService,
     CalendarFeedRepository,
     CalendarFeedsService,
+    SlotsService,
   ],
   exports: [ExternalBookingsService],
 })

@@ -12,6 +12,8 @@ export interface ProblemInit {
   code: string;
   detail: string;
   errors?: readonly FieldError[];
+  /** Extension members (RFC 9457 §3.2) added after the standard ones, which they cannot replace. */
+  members?: Readonly<Record<string, unknown>>;
   headers?: Record<string, string>;
 }
 
@@ -30,6 +32,7 @@ export function rateLimitedProblem(detail: string, retryAfterSeconds: number): H
 export function writeProblem(req: Request, res: Response, init: ProblemInit): void {
   if (res.headersSent) return;
   const body: Record<string, unknown> = {
+    ...init.members,
     type: PROBLEM_TYPE_BASE + init.code,
     title: STATUS_TITLE[init.status] ?? 'Error',
     status: init.status,
@@ -69,6 +72,7 @@ export function toProblem(exception: unknown): ProblemInit {
       code: exception.code,
       detail: exception.message,
       errors: exception.errors,
+      members: exception.members,
     };
   }
   if (exception instanceof HttpException) {

@@ -9,10 +9,15 @@ export interface FieldError {
  * the global problem-details filter maps it to an HTTP status (`errorStatusOf`: the kernel's codes and those each context registers).
  */
 export class DomainError extends Error {
+  /**
+   * `members`: extension members of the problem body (RFC 9457 §3.2), e.g. `reason` of
+   * `slot_unavailable`; they never replace the standard members.
+   */
   constructor(
     readonly code: string,
     message: string,
     readonly errors?: readonly FieldError[],
+    readonly members?: Readonly<Record<string, unknown>>,
   ) {
     super(message);
     this.name = new.target.name;

@@ -22,6 +22,7 @@ import {
   CreateBookingDto,
   UpdateBookingDto,
 } from './dto/booking.dto';
+import { ApiBookingConflict } from './slot-problems';
 import { bookingBody, toBookingResponse, toCancelledBookingResponse } from './scheduling.mappers';
 
 @V1Controller('bookings', 'bookings')
@@ -75,10 +76,11 @@ export class BookingsController {
   @ApiOperation({
     summary: 'Create a booking',
     description:
-      "A new booking is PENDING (whatever the event type's requires_approval). 409 booking_overlap when the time overlaps a PENDING or CONFIRMED booking of the schedule; 422 invalid_reference for an unknown schedule_id or event_type_id.",
+      "A new booking is PENDING (whatever the event type's requires_approval). 409 booking_overlap when its blocked time [start − buffer_before, end + buffer_after) (the event type's buffers, kept on the booking) overlaps that of a PENDING or CONFIRMED booking of the schedule; with an event type, on a schedule that has availability, 409 slot_unavailable with a reason unless it fits a window, the notice, the booking window and the daily limit; 422 invalid_reference for an unknown schedule_id or event_type_id.",
   })
   @ApiDataResponse(BookingResponse, 201, 'The new booking; Location names it')
-  @ApiProblems(400, 403, 409, 413, 415, 422)
+  @ApiProblems(400, 403, 413, 415, 422)
+  @ApiBookingConflict()
   async create(
     @Principal() principal: ApiPrincipal,
     @Body() body: CreateBookingDto,
@@ -112,10 +114,11 @@ export class BookingsController {
   @ApiOperation({
     summary: 'Update a booking',
     description:
-      'Status moves (§3.1), details, attendee fields, metadata (replaced) and reschedule (start_time + end_time, PENDING or CONFIRMED only). An empty body, or an unknown or read-only field: 400.',
+      'Status moves (§3.1), details, attendee fields, metadata (replaced) and reschedule (start_time + end_time, PENDING or CONFIRMED only; checked against availability like a create: 409 slot_unavailable). An empty body, or an unknown or read-only field: 400.',
   })
   @ApiDataResponse(BookingResponse)
-  @ApiProblems(400, 403, 404, 409, 413, 415)
+  @ApiProblems(400, 403, 404, 413, 415)
+  @ApiBookingConflict()
   async update(
     @Principal() principal: ApiPrincipal,
     @Param('id', UuidParam('Booking')) id: string,

@@ -64,7 +64,8 @@ export class EventTypesController {
   @ApiOperation({
     summary: 'Create an event type',
     description:
-      'Defaults: location_type video, requires_approval false, is_active true; description, location_details and color null. ' +
+      'Defaults: location_type video, requires_approval false, is_active true; description, location_details and color null; ' +
+      'buffers and minimum_notice 0; slot_interval, booking_window_days and max_bookings_per_day null. ' +
       'The slug is generated from the title when absent.',
   })
   @ApiDataResponse(EventTypeResponse, 201, 'The new event type; Location names it')
@@ -84,6 +85,12 @@ export class EventTypesController {
       color: body.color,
       requiresApproval: body.requires_approval,
       isActive: body.is_active,
+      bufferBefore: body.buffer_before,
+      bufferAfter: body.buffer_after,
+      minimumNotice: body.minimum_notice,
+      slotInterval: body.slot_interval,
+      bookingWindowDays: body.booking_window_days,
+      maxBookingsPerDay: body.max_bookings_per_day,
     });
     res.setHeader('Location', `/api/v1/event-types/${eventType.id}`);
     return { data: toEventTypeResponse(eventType) };
@@ -111,6 +118,12 @@ export class EventTypesController {
       color: body.color,
       requiresApproval: body.requires_approval,
       isActive: body.is_active,
+      bufferBefore: body.buffer_before,
+      bufferAfter: body.buffer_after,
+      minimumNotice: body.minimum_notice,
+      slotInterval: body.slot_interval,
+      bookingWindowDays: body.booking_window_days,
+      maxBookingsPerDay: body.max_bookings_per_day,
     };
     return eventTypeBody(await this.eventTypes.update(principal.organizationId, id, command, ifMatch.of(eventTypeBody)));
   }

@@ -59,7 +59,7 @@ export class SchedulesController {
   @RequireScope('bookings:write')
   @ApiOperation({
     summary: 'Create a schedule',
-    description: 'Bookings are made against schedules. timezone defaults to UTC.',
+    description: 'Bookings are made against schedules. timezone defaults to UTC; availability (weekly rules, null = around the clock) and date_overrides say when it is open.',
   })
   @ApiDataResponse(ScheduleResponse, 201, 'The new schedule; Location names it')
   @ApiProblems(400, 403, 413, 415)
@@ -71,6 +71,8 @@ export class SchedulesController {
     const schedule = await this.schedules.create(principal.organizationId, {
       name: body.name,
       timezone: body.timezone,
+      availability: body.availability,
+      dateOverrides: body.date_overrides,
     });
     res.setHeader('Location', `/api/v1/schedules/${schedule.id}`);
     return { data: toScheduleResponse(schedule) };
@@ -79,7 +81,7 @@ export class SchedulesController {
   @Patch(':id')
   @Conditional()
   @RequireScope('bookings:write')
-  @ApiOperation({ summary: 'Update a schedule', description: 'name and/or timezone; an empty body is 400.' })
+  @ApiOperation({ summary: 'Update a schedule', description: 'Any of name, timezone, availability, date_overrides; an empty body is 400.' })
   @ApiDataResponse(ScheduleResponse)
   @ApiProblems(400, 403, 404, 413, 415)
   async update(
@@ -91,7 +93,12 @@ export class SchedulesController {
     const schedule = await this.schedules.update(
       principal.organizationId,
       id,
-      { name: body.name, timezone: body.timezone },
+      {
+        name: body.name,
+        timezone: body.timezone,
+        availability: body.availability,
+        dateOverrides: body.date_overrides,
+      },
       ifMatch.of(scheduleBody),
     );
     return scheduleBody(schedule);

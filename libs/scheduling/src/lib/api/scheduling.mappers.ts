@@ -10,6 +10,11 @@ export function toScheduleResponse(s: Schedule): ScheduleResponse {
     id: s.id,
     name: s.name,
     timezone: s.timezone,
+    availability: s.availability === null ? null : s.availability.map((r) => ({ days: [...r.days], start: r.start, end: r.end })),
+    date_overrides: s.dateOverrides.map((o) => ({
+      date: o.date,
+      intervals: o.intervals.map((i) => ({ start: i.start, end: i.end })),
+    })),
     created_at: s.createdAt.toISOString(),
     updated_at: s.updatedAt.toISOString(),
   };
@@ -27,6 +32,12 @@ export function toEventTypeResponse(e: EventType): EventTypeResponse {
     color: e.color,
     requires_approval: e.requiresApproval,
     is_active: e.isActive,
+    buffer_before: e.bufferBefore,
+    buffer_after: e.bufferAfter,
+    minimum_notice: e.minimumNotice,
+    slot_interval: e.slotInterval,
+    booking_window_days: e.bookingWindowDays,
+    max_bookings_per_day: e.maxBookingsPerDay,
     created_at: e.createdAt.toISOString(),
     updated_at: e.updatedAt.toISOString(),
   };
@@ -50,6 +61,8 @@ export function toBookingResponse(b: Booking): BookingResponse {
     attendee_timezone: b.attendeeTimezone,
     attendee_notes: b.attendeeNotes,
     metadata: { ...b.metadata },
+    buffer_before: b.bufferBefore,
+    buffer_after: b.bufferAfter,
     created_at: b.createdAt.toISOString(),
     updated_at: b.updatedAt.toISOString(),
     cancelled_at: b.cancelledAt ? b.cancelledAt.toISOString() : null,

@@ -26,8 +26,17 @@ import {
   BookingStatus,
   planCancellation,
 } from '../domain/booking-status';
+import { hasAvailability, localDateOf } from '../domain/availability';
 import { LocationType } from '../domain/location-type';
-import { BookingChanges, BookingListFilter, BookingRepository } from '../infrastructure/booking.repository';
+import { SlotUnavailableError } from '../domain/scheduling-errors';
+import { bookingMisfit } from '../domain/slots';
+import {
+  BookingChanges,
+  BookingListFilter,
+  BookingRepository,
+  EventTypeRef,
+  ScheduleRef,
+} from '../infrastructure/booking.repository';
 
 export interface AttendeeInput {
   name: string;
@@ -112,7 +121,7 @@ export class BookingsService {
     if (missing.length > 0 || !refs.schedule.found) {
       throw new DomainError('invalid_reference', 'The request names a record that does not exist.', missing);
     }
-    const eventType = refs.eventType?.found ? refs.eventType : null;
+    const eventType = refs.eventType?.found && eventTypeId !== null ? { ...refs.eventType, id: eventTypeId } : null;
     const scheduleTimezone = refs.schedule.timezone;
     const now = this.clock.now();
     const booking: Booking = {
@@ -133,13 +142,85 @@ export class BookingsService {
       attendeeTimezone: command.attendee.timezone ?? null,
       attendeeNotes: command.attendee.notes ?? null,
       metadata: command.metadata ?? {},
+      bufferBefore: eventType?.rules.bufferBefore ?? 0,
+      bufferAfter: eventType?.rules.bufferAfter ?? 0,
       createdAt: now,
       updatedAt: now,
       cancelledAt: null,
     };
+    const announcement = this.event('booking.created', booking);
+    if (eventType && hasAvailability(refs.schedule.availability)) {
+      // Against availability: the checks and the insert run in one transaction, under the daily
+      // limit's lock when the type has one, so concurrent bookings for its last place take turns.
+      return this.dataSource.transaction(async (tx) => {
+        await this.assertFits(tx, booking, refs.schedule as ScheduleRef, eventType, now);
+        return this.bookings.insert(tx, booking, announcement);
+      });
+    }
     // One statement writes the booking and its announcement (both or neither); the overlap rule is
     // still the exclusion constraint's.
-    return this.bookings.insert(em, booking, this.event('booking.created', booking));
+    return this.bookings.insert(em, booking, announcement);
+  }
+
+  /**
+   * Throws `SlotUnavailableError` unless the booking fits the schedule's availability and the event
+   * type's notice, window of days and daily limit. Call inside the write's transaction: the daily
+   * limit's advisory lock is held until it ends.
+   */
+  private async assertFits(
+    tx: EntityManager,
+    booking: Pick<Booking, 'id' | 'organizationId' | 'scheduleId' | 'startTime' | 'endTime'>,
+    schedule: ScheduleRef,
+    eventType: EventTypeRef & { id: string },
+    now: Date,
+  ): Promise<void> {
+    let sameDayCount = 0;
+    if (eventType.rules.maxBookingsPerDay !== null) {
+      const date = localDateOf(booking.startTime.getTime(), schedule.timezone);
+      await this.bookings.lockDailyLimit(tx, booking.organizationId, booking.scheduleId, eventType.id, date.toString());
+      const from = new Date(date.toZonedDateTime({ timeZone: schedule.timezone }).epochMilliseconds);
+      const to = new Date(date.add({ days: 1 }).toZonedDateTime({ timeZone: schedule.timezone }).epochMilliseconds);
+      sameDayCount = await this.bookings.countSameDay(
+        tx,
+        booking.organizationId,
+        booking.scheduleId,
+        eventType.id,
+        from,
+        to,
+        booking.id,
+      );
+    }
+    const reason = bookingMisfit({
+      availability: schedule.availability,
+      scheduleTimeZone: schedule.timezone,
+      rules: eventType.rules,
+      start: booking.startTime.getTime(),
+      end: booking.endTime.getTime(),
+      now: now.getTime(),
+      sameDayCount,
+    });
+    if (reason) throw new SlotUnavailableError(reason);
+  }
+
+  /** A reschedule of a booking made with an event type must fit, as a new booking would (§12). */
+  private async assertRescheduleFits(
+    tx: EntityManager,
+    current: Booking,
+    startTime: Date,
+    endTime: Date,
+    now: Date,
+  ): Promise<void> {
+    const eventTypeId = current.eventTypeId!;
+    const refs = await this.bookings.references(tx, current.organizationId, current.scheduleId, eventTypeId);
+    if (!refs.schedule.found || !refs.eventType?.found) return;
+    if (!hasAvailability(refs.schedule.availability)) return;
+    await this.assertFits(
+      tx,
+      { ...current, startTime, endTime },
+      refs.schedule,
+      { ...refs.eventType, id: eventTypeId },
+      now,
+    );
   }
 
   /** Records the booking event in the transaction of the change (`booking.confirmed` etc. carry previous_status). */
@@ -256,6 +337,9 @@ export class BookingsService {
       await checkPrecondition(tx, precondition, { table: 'bookings', organizationId, id }, (em) =>
         this.bookings.findById(em, organizationId, id),
       );
+      if (changes.startTime && changes.endTime && current.eventTypeId !== null) {
+        await this.assertRescheduleFits(tx, current, changes.startTime, changes.endTime, now);
+      }
       const after = await this.bookings.update(tx, organizationId, id, changes, expectedStatus);
       // One event per change: a status move announces the move (with the status before it),
       // anything else (details, metadata, a reschedule) booking.updated.

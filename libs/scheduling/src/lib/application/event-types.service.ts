@@ -27,6 +27,12 @@ export interface CreateEventTypeCommand {
   color?: string | null;
   requiresApproval?: boolean;
   isActive?: boolean;
+  bufferBefore?: number;
+  bufferAfter?: number;
+  minimumNotice?: number;
+  slotInterval?: number | null;
+  bookingWindowDays?: number | null;
+  maxBookingsPerDay?: number | null;
 }
 
 export type UpdateEventTypeCommand = Partial<CreateEventTypeCommand>;
@@ -60,6 +66,12 @@ export class EventTypesService {
       color: command.color ?? null,
       requiresApproval: command.requiresApproval ?? false,
       isActive: command.isActive ?? true,
+      bufferBefore: command.bufferBefore ?? 0,
+      bufferAfter: command.bufferAfter ?? 0,
+      minimumNotice: command.minimumNotice ?? 0,
+      slotInterval: command.slotInterval ?? null,
+      bookingWindowDays: command.bookingWindowDays ?? null,
+      maxBookingsPerDay: command.maxBookingsPerDay ?? null,
       createdAt: now,
       updatedAt: now,
     });

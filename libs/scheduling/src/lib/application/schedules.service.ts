@@ -10,6 +10,7 @@ import {
   writeUnderPrecondition,
 } from '@almanac/shared';
 import { DataSource } from 'typeorm';
+import type { DateOverride, WeeklyRule } from '../domain/availability';
 import { DEFAULT_SCHEDULE_TIMEZONE, Schedule } from '../domain/schedule';
 import { ScheduleInUseError } from '../domain/scheduling-errors';
 import { ScheduleRepository } from '../infrastructure/schedule.repository';
@@ -17,11 +18,15 @@ import { ScheduleRepository } from '../infrastructure/schedule.repository';
 export interface CreateScheduleCommand {
   name: string;
   timezone?: string;
+  availability?: readonly WeeklyRule[] | null;
+  dateOverrides?: readonly DateOverride[];
 }
 
 export interface UpdateScheduleCommand {
   name?: string;
   timezone?: string;
+  availability?: readonly WeeklyRule[] | null;
+  dateOverrides?: readonly DateOverride[];
 }
 
 @Injectable()
@@ -39,6 +44,8 @@ export class SchedulesService {
       organizationId,
       name: command.name,
       timezone: command.timezone ?? DEFAULT_SCHEDULE_TIMEZONE,
+      availability: command.availability ?? null,
+      dateOverrides: command.dateOverrides ?? [],
       createdAt: now,
       updatedAt: now,
     });
@@ -60,9 +67,9 @@ export class SchedulesService {
     command: UpdateScheduleCommand,
     precondition = Precondition.none<Schedule>(),
   ): Promise<Schedule> {
-    if (command.name === undefined && command.timezone === undefined) {
+    if (Object.values(command).every((value) => value === undefined)) {
       throw new ValidationFailedError([
-        { field: 'body', message: 'must contain at least one of name, timezone' },
+        { field: 'body', message: 'must contain at least one of name, timezone, availability, date_overrides' },
       ]);
     }
     const updated = await writeUnderPrecondition(

@@ -22,6 +22,9 @@ export interface Booking {
   readonly attendeeTimezone: string | null;
   readonly attendeeNotes: string | null;
   readonly metadata: BookingMetadata;
+  /** Minutes kept free around it: its event type's buffers when it was made (0 without one). */
+  readonly bufferBefore: number;
+  readonly bufferAfter: number;
   readonly createdAt: Date;
   readonly updatedAt: Date;
   readonly cancelledAt: Date | null;

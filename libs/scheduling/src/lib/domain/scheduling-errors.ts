@@ -1,4 +1,5 @@
 import { DomainError } from '@almanac/shared/domain';
+import type { SlotUnavailableReason } from './slots';
 
 export class BookingOverlapError extends DomainError {
   constructor() {
@@ -17,5 +18,19 @@ export class ScheduleInUseError extends DomainError {
   }
 }
 
+const SLOT_UNAVAILABLE_DETAIL: Record<SlotUnavailableReason, string> = {
+  outside_availability: 'The time is not inside one window of the schedule availability.',
+  minimum_notice: "The start is sooner than the event type's minimum notice allows.",
+  booking_window: "The start is further ahead than the event type's booking window allows.",
+  daily_limit: 'The event type has reached its daily limit of bookings on this schedule that day.',
+};
+
+/** 409 `slot_unavailable` with a `reason` member (api-decisions §12). */
+export class SlotUnavailableError extends DomainError {
+  constructor(readonly reason: SlotUnavailableReason) {
+    super('slot_unavailable', SLOT_UNAVAILABLE_DETAIL[reason], undefined, { reason });
+  }
+}
+
 /** Scheduling's own error codes and their HTTP statuses (registered by SchedulingModule). */
-export const SCHEDULING_ERROR_CODES = { booking_overlap: 409, schedule_in_use: 409 } as const;
+export const SCHEDULING_ERROR_CODES = { booking_overlap: 409, schedule_in_use: 409, slot_unavailable: 409 } as const;

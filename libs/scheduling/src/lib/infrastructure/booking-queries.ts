@@ -10,7 +10,7 @@ import { likeLiteral, Params, setClause, SqlStatement } from './sql-params';
 export const BOOKING_COLUMNS =
   'id, organization_id, schedule_id, event_type_id, start_time, end_time, timezone, status, title, location, ' +
   'location_type, attendee_name, attendee_email, attendee_phone, attendee_timezone, attendee_notes, metadata, ' +
-  'created_at, updated_at, cancelled_at';
+  'created_at, updated_at, cancelled_at, buffer_before, buffer_after';
 
 /** Filters of `GET /api/v1/bookings`, all on the booking's start time or exact columns. */
 export interface BookingListFilter {
@@ -80,7 +80,7 @@ export function bookingsByIdsQuery(organizationId: string, ids: string[]): SqlSt
 export function bookingInsertQuery(b: Booking): SqlStatement {
   return {
     text: `INSERT INTO bookings (${BOOKING_COLUMNS})
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
          RETURNING ${BOOKING_COLUMNS}`,
     values: [
       b.id,
@@ -103,6 +103,8 @@ export function bookingInsertQuery(b: Booking): SqlStatement {
       b.createdAt,
       b.updatedAt,
       b.cancelledAt,
+      b.bufferBefore ?? 0,
+      b.bufferAfter ?? 0,
     ],
   };
 }
@@ -162,7 +164,10 @@ export function bookingListQueries(
   };
 }
 
-/** The schedule's time zone and the event type's title and location type, in one round trip. */
+/**
+ * The schedule's time zone and availability, and the event type's title, location type and booking
+ * rules, in one round trip.
+ */
 export function bookingReferencesQuery(
   organizationId: string,
   scheduleId: string,
@@ -170,9 +175,72 @@ export function bookingReferencesQuery(
 ): SqlStatement {
   return {
     text: `SELECT
+         (SELECT json_build_object('timezone', timezone, 'availability', availability, 'date_overrides', date_overrides)
+           FROM schedules WHERE organization_id = $1 AND id = $2) AS schedule,
          (SELECT timezone FROM schedules WHERE organization_id = $1 AND id = $2) AS schedule_timezone,
-         (SELECT json_build_object('title', title, 'location_type', location_type) FROM event_types
-           WHERE organization_id = $1 AND id = $3) AS event_type`,
+         (SELECT json_build_object('title', title, 'location_type', location_type, 'duration', duration,
+             'buffer_before', buffer_before, 'buffer_after', buffer_after, 'minimum_notice', minimum_notice,
+             'slot_interval', slot_interval, 'booking_window_days', booking_window_days,
+             'max_bookings_per_day', max_bookings_per_day)
+           FROM event_types WHERE organization_id = $1 AND id = $3) AS event_type`,
     values: [organizationId, scheduleId, eventTypeId],
+  };
+}
+
+/**
+ * PENDING/CONFIRMED bookings of the schedule and event type starting in `[from, to)` (one local
+ * date), other than `exceptId`: what a daily limit counts.
+ */
+export function sameDayCountQuery(
+  organizationId: string,
+  scheduleId: string,
+  eventTypeId: string,
+  from: Date,
+  to: Date,
+  exceptId: string,
+): SqlStatement {
+  return {
+    text: `SELECT count(*)::int AS n FROM bookings
+       WHERE organization_id = $1 AND schedule_id = $2 AND event_type_id = $3 AND status IN ('PENDING', 'CONFIRMED')
+         AND start_time >= $4 AND start_time < $5 AND id <> $6`,
+    values: [organizationId, scheduleId, eventTypeId, from, to, exceptId],
+  };
+}
+
+/**
+ * Serializes, until the transaction ends, the bookings that count against one daily limit
+ * (schedule, event type, local date): the count and the insert of each run one after another.
+ */
+export function dailyLimitLockQuery(
+  organizationId: string,
+  scheduleId: string,
+  eventTypeId: string,
+  localDate: string,
+): SqlStatement {
+  return {
+    text: `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`,
+    values: [`booking-daily-limit:${organizationId}:${scheduleId}:${eventTypeId}:${localDate}`],
+  };
+}
+
+/**
+ * Blocked times of the schedule's PENDING/CONFIRMED bookings that reach into `[from, to)`, with
+ * whether each is of the event type (slots). The exclusion constraint's GiST index serves it.
+ */
+export function busyBookingsQuery(
+  organizationId: string,
+  scheduleId: string,
+  eventTypeId: string,
+  from: Date,
+  to: Date,
+): SqlStatement {
+  return {
+    // Epoch milliseconds as float8: thousands of rows parse as plain numbers, not date strings.
+    text: `SELECT (extract(epoch FROM start_time) * 1000)::float8 AS start_ms, (extract(epoch FROM end_time) * 1000)::float8 AS end_ms,
+         buffer_before, buffer_after, event_type_id IS NOT DISTINCT FROM $3 AS same_type
+       FROM bookings
+       WHERE organization_id = $1 AND schedule_id = $2 AND status IN ('PENDING', 'CONFIRMED')
+         AND booking_blocked_time(start_time, end_time, buffer_before, buffer_after) && tstzrange($4, $5, '[)')`,
+    values: [organizationId, scheduleId, eventTypeId, from, to],
   };
 }

@@ -1,7 +1,9 @@
 import { DomainEvent, Outbox, SqlClient } from '@almanac/shared';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { Availability, DateOverride, WeeklyRule } from '../domain/availability';
 import type { Booking } from '../domain/booking';
+import type { BookingRules, BusyBooking } from '../domain/slots';
 import type { BookingMetadata } from '../domain/booking-metadata';
 import type { BookingStatus } from '../domain/booking-status';
 import type { LocationType } from '../domain/location-type';
@@ -14,6 +16,9 @@ import {
   bookingListQueries,
   bookingReferencesQuery,
   bookingUpdateQuery,
+  busyBookingsQuery,
+  dailyLimitLockQuery,
+  sameDayCountQuery,
 } from './booking-queries';
 import { pageWithTotal, rowsOf, RunSql, translateBookingWriteError } from './sql';
 
@@ -40,6 +45,8 @@ export interface BookingRow {
   created_at: Date;
   updated_at: Date;
   cancelled_at: Date | null;
+  buffer_before: number;
+  buffer_after: number;
   total?: string;
 }
 
@@ -62,6 +69,8 @@ export function toBooking(row: BookingRow): Booking {
     attendeeTimezone: row.attendee_timezone,
     attendeeNotes: row.attendee_notes,
     metadata: row.metadata,
+    bufferBefore: row.buffer_before,
+    bufferAfter: row.buffer_after,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     cancelledAt: row.cancelled_at,
@@ -178,8 +187,8 @@ export class BookingRepository {
   }
 
   /**
-   * The schedule's time zone and the event type's title and location type, in one round trip.
-   * A missing (or foreign) schedule or event type comes back as `found: false`.
+   * The schedule's time zone and availability, and the event type's title, location type and
+   * booking rules, in one round trip. A missing (or foreign) one comes back as `found: false`.
    */
   async references(
     em: EntityManager,
@@ -187,22 +196,116 @@ export class BookingRepository {
     scheduleId: string,
     eventTypeId: string | null,
   ): Promise<{
-    schedule: { found: false } | { found: true; timezone: string };
-    eventType: { found: false } | { found: true; title: string; locationType: LocationType } | null;
+    schedule: { found: false } | ({ found: true } & ScheduleRef);
+    eventType: { found: false } | ({ found: true } & EventTypeRef) | null;
   }> {
     const query = bookingReferencesQuery(organizationId, scheduleId, eventTypeId);
     const [row] = await this.runner(em)<{
-      schedule_timezone: string | null;
-      event_type: { title: string; location_type: LocationType } | null;
+      schedule: { timezone: string; availability: WeeklyRule[] | null; date_overrides: DateOverride[] } | null;
+      event_type: {
+        title: string;
+        location_type: LocationType;
+        duration: number;
+        buffer_before: number;
+        buffer_after: number;
+        minimum_notice: number;
+        slot_interval: number | null;
+        booking_window_days: number | null;
+        max_bookings_per_day: number | null;
+      } | null;
     }>(query.text, query.values);
+    const s = row?.schedule;
+    const e = row?.event_type;
     return {
-      schedule: row?.schedule_timezone ? { found: true, timezone: row.schedule_timezone } : { found: false },
+      schedule: s
+        ? {
+            found: true,
+            timezone: s.timezone,
+            availability: { weekly: s.availability, overrides: s.date_overrides },
+          }
+        : { found: false },
       eventType:
         eventTypeId === null
           ? null
-          : row?.event_type
-            ? { found: true, title: row.event_type.title, locationType: row.event_type.location_type }
+          : e
+            ? {
+                found: true,
+                title: e.title,
+                locationType: e.location_type,
+                rules: {
+                  duration: e.duration,
+                  bufferBefore: e.buffer_before,
+                  bufferAfter: e.buffer_after,
+                  minimumNotice: e.minimum_notice,
+                  slotInterval: e.slot_interval,
+                  bookingWindowDays: e.booking_window_days,
+                  maxBookingsPerDay: e.max_bookings_per_day,
+                },
+              }
             : { found: false },
     };
   }
+
+  /** Takes the transaction-scoped lock of one daily limit (see dailyLimitLockQuery). */
+  async lockDailyLimit(
+    em: EntityManager,
+    organizationId: string,
+    scheduleId: string,
+    eventTypeId: string,
+    localDate: string,
+  ): Promise<void> {
+    const query = dailyLimitLockQuery(organizationId, scheduleId, eventTypeId, localDate);
+    await rowsOf(em, query.text, query.values);
+  }
+
+  async countSameDay(
+    em: EntityManager,
+    organizationId: string,
+    scheduleId: string,
+    eventTypeId: string,
+    from: Date,
+    to: Date,
+    exceptId: string,
+  ): Promise<number> {
+    const query = sameDayCountQuery(organizationId, scheduleId, eventTypeId, from, to, exceptId);
+    const [row] = await this.runner(em)<{ n: number }>(query.text, query.values);
+    return row?.n ?? 0;
+  }
+
+  /** Blocked times of the schedule's active bookings reaching into `[from, to)` (slots). */
+  async busy(
+    em: EntityManager,
+    organizationId: string,
+    scheduleId: string,
+    eventTypeId: string,
+    from: Date,
+    to: Date,
+  ): Promise<BusyBooking[]> {
+    const query = busyBookingsQuery(organizationId, scheduleId, eventTypeId, from, to);
+    const rows = await this.runner(em)<{
+      start_ms: number;
+      end_ms: number;
+      buffer_before: number;
+      buffer_after: number;
+      same_type: boolean;
+    }>(query.text, query.values);
+    return rows.map((r) => ({
+      start: r.start_ms,
+      end: r.end_ms,
+      bufferBefore: r.buffer_before,
+      bufferAfter: r.buffer_after,
+      sameEventType: r.same_type,
+    }));
+  }
+}
+
+export interface ScheduleRef {
+  timezone: string;
+  availability: Availability;
+}
+
+export interface EventTypeRef {
+  title: string;
+  locationType: LocationType;
+  rules: BookingRules;
 }

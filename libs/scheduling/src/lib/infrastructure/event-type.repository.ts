@@ -17,6 +17,12 @@ interface EventTypeRow {
   color: string | null;
   requires_approval: boolean;
   is_active: boolean;
+  buffer_before: number;
+  buffer_after: number;
+  minimum_notice: number;
+  slot_interval: number | null;
+  booking_window_days: number | null;
+  max_bookings_per_day: number | null;
   created_at: Date;
   updated_at: Date;
   total?: string;
@@ -24,7 +30,8 @@ interface EventTypeRow {
 
 const COLUMNS =
   'id, organization_id, title, slug, description, duration, location_type, location_details, color, ' +
-  'requires_approval, is_active, created_at, updated_at';
+  'requires_approval, is_active, buffer_before, buffer_after, minimum_notice, slot_interval, booking_window_days, ' +
+  'max_bookings_per_day, created_at, updated_at';
 
 export type EventTypeChanges = Partial<
   Pick<
@@ -38,6 +45,12 @@ export type EventTypeChanges = Partial<
     | 'color'
     | 'requiresApproval'
     | 'isActive'
+    | 'bufferBefore'
+    | 'bufferAfter'
+    | 'minimumNotice'
+    | 'slotInterval'
+    | 'bookingWindowDays'
+    | 'maxBookingsPerDay'
   >
 > & { updatedAt: Date };
 
@@ -51,6 +64,12 @@ const CHANGE_COLUMNS: Readonly<Record<keyof EventTypeChanges, string>> = {
   color: 'color',
   requiresApproval: 'requires_approval',
   isActive: 'is_active',
+  bufferBefore: 'buffer_before',
+  bufferAfter: 'buffer_after',
+  minimumNotice: 'minimum_notice',
+  slotInterval: 'slot_interval',
+  bookingWindowDays: 'booking_window_days',
+  maxBookingsPerDay: 'max_bookings_per_day',
   updatedAt: 'updated_at',
 };
 
@@ -67,6 +86,12 @@ function toEventType(row: EventTypeRow): EventType {
     color: row.color,
     requiresApproval: row.requires_approval,
     isActive: row.is_active,
+    bufferBefore: row.buffer_before,
+    bufferAfter: row.buffer_after,
+    minimumNotice: row.minimum_notice,
+    slotInterval: row.slot_interval,
+    bookingWindowDays: row.booking_window_days,
+    maxBookingsPerDay: row.max_bookings_per_day,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -86,7 +111,7 @@ export class EventTypeRepository {
     try {
       const rows = await rowsOf<EventTypeRow>(
         em,
-        `INSERT INTO event_types (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
+        `INSERT INTO event_types (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
          RETURNING ${COLUMNS}`,
         [
           eventType.id,
@@ -100,6 +125,12 @@ export class EventTypeRepository {
           eventType.color,
           eventType.requiresApproval,
           eventType.isActive,
+          eventType.bufferBefore,
+          eventType.bufferAfter,
+          eventType.minimumNotice,
+          eventType.slotInterval,
+          eventType.bookingWindowDays,
+          eventType.maxBookingsPerDay,
           eventType.createdAt,
           eventType.updatedAt,
         ],

@@ -1,19 +1,39 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import type { DateOverride, WeeklyRule } from '../domain/availability';
 import type { Schedule } from '../domain/schedule';
-import { pageWithTotal, rowsOf } from './sql';
+import { pageWithTotal, Params, rowsOf, setClause } from './sql';
 
 interface ScheduleRow {
   id: string;
   organization_id: string;
   name: string;
   timezone: string;
+  availability: WeeklyRule[] | null;
+  date_overrides: DateOverride[];
   created_at: Date;
   updated_at: Date;
   total?: string;
 }
 
-const COLUMNS = 'id, organization_id, name, timezone, created_at, updated_at';
+const COLUMNS = 'id, organization_id, name, timezone, availability, date_overrides, created_at, updated_at';
+
+export type ScheduleChanges = Partial<Pick<Schedule, 'name' | 'timezone' | 'availability' | 'dateOverrides'>> & {
+  updatedAt: Date;
+};
+
+const CHANGE_COLUMNS: Readonly<Record<keyof ScheduleChanges, string>> = {
+  name: 'name',
+  timezone: 'timezone',
+  availability: 'availability',
+  dateOverrides: 'date_overrides',
+  updatedAt: 'updated_at',
+};
+
+/** jsonb parameters: JSON text, and SQL NULL (not JSON null) for "no weekly rules". */
+function jsonParam(value: unknown): string | null {
+  return value === null ? null : JSON.stringify(value);
+}
 
 function toSchedule(row: ScheduleRow): Schedule {
   return {
@@ -21,6 +41,8 @@ function toSchedule(row: ScheduleRow): Schedule {
     organizationId: row.organization_id,
     name: row.name,
     timezone: row.timezone,
+    availability: row.availability,
+    dateOverrides: row.date_overrides,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -31,13 +53,14 @@ export class ScheduleRepository {
   async insert(em: EntityManager, schedule: Schedule): Promise<Schedule> {
     const rows = await rowsOf<ScheduleRow>(
       em,
-      `INSERT INTO schedules (id, organization_id, name, timezone, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${COLUMNS}`,
+      `INSERT INTO schedules (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
       [
         schedule.id,
         schedule.organizationId,
         schedule.name,
         schedule.timezone,
+        jsonParam(schedule.availability),
+        jsonParam(schedule.dateOverrides),
         schedule.createdAt,
         schedule.updatedAt,
       ],
@@ -81,13 +104,23 @@ export class ScheduleRepository {
     em: EntityManager,
     organizationId: string,
     id: string,
-    changes: { name?: string; timezone?: string; updatedAt: Date },
+    changes: ScheduleChanges,
   ): Promise<Schedule | null> {
+    const p = new Params();
+    const set = setClause(
+      p,
+      {
+        ...changes,
+        availability: changes.availability === undefined ? undefined : jsonParam(changes.availability),
+        dateOverrides: changes.dateOverrides === undefined ? undefined : jsonParam(changes.dateOverrides),
+      },
+      CHANGE_COLUMNS,
+    );
     const rows = await rowsOf<ScheduleRow>(
       em,
-      `UPDATE schedules SET name = coalesce($3, name), timezone = coalesce($4, timezone), updated_at = $5
-       WHERE organization_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
-      [organizationId, id, changes.name ?? null, changes.timezone ?? null, changes.updatedAt],
+      `UPDATE schedules SET ${set} WHERE organization_id = ${p.add(organizationId)} AND id = ${p.add(id)}
+       RETURNING ${COLUMNS}`,
+      p.values,
     );
     return rows[0] ? toSchedule(rows[0]) : null;
   }

@@ -1,7 +1,17 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsSlug, PageQuery, QueryBoolean, OptionalNotNull } from '@almanac/shared';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
-import { EVENT_TYPE_MAX_DURATION, EVENT_TYPE_MIN_DURATION, HEX_COLOR_PATTERN } from '../../domain/event-type';
+import {
+  EVENT_TYPE_MAX_DURATION,
+  EVENT_TYPE_MIN_DURATION,
+  HEX_COLOR_PATTERN,
+  MAX_BOOKING_WINDOW_DAYS,
+  MAX_BOOKINGS_PER_DAY,
+  MAX_BUFFER,
+  MAX_MINIMUM_NOTICE,
+  MAX_SLOT_INTERVAL,
+  MIN_SLOT_INTERVAL,
+} from '../../domain/event-type';
 import { LOCATION_TYPES, LocationType } from '../../domain/location-type';
 import { NotBlank } from './validators';
 
@@ -61,6 +71,48 @@ export class CreateEventTypeDto {
   @IsOptional()
   @IsBoolean()
   readonly is_active?: boolean;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_BUFFER, default: 0, description: 'Minutes kept free before each booking of this type' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_BUFFER)
+  readonly buffer_before?: number;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_BUFFER, default: 0, description: 'Minutes kept free after each booking of this type' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_BUFFER)
+  readonly buffer_after?: number;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_MINIMUM_NOTICE, default: 0, description: 'Minutes between now and the earliest bookable start' })
+  @IsOptional()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_MINIMUM_NOTICE)
+  readonly minimum_notice?: number;
+
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: MIN_SLOT_INTERVAL, maximum: MAX_SLOT_INTERVAL, default: null, description: 'Minutes between slot starts; null: the duration' })
+  @IsOptional()
+  @IsInt()
+  @Min(MIN_SLOT_INTERVAL)
+  @Max(MAX_SLOT_INTERVAL)
+  readonly slot_interval?: number | null;
+
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1, maximum: MAX_BOOKING_WINDOW_DAYS, default: null, description: 'Days ahead a start may be; null: unlimited' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_BOOKING_WINDOW_DAYS)
+  readonly booking_window_days?: number | null;
+
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1, maximum: MAX_BOOKINGS_PER_DAY, default: null, description: 'PENDING/CONFIRMED bookings of this type per schedule and local date; null: no limit' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_BOOKINGS_PER_DAY)
+  readonly max_bookings_per_day?: number | null;
 }
 
 /** Every create field; `description`, `location_details` and `color` may be set to null to clear them. */
@@ -119,6 +171,48 @@ export class UpdateEventTypeDto {
   @OptionalNotNull()
   @IsBoolean()
   readonly is_active?: boolean;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_BUFFER, description: 'Minutes kept free before each booking of this type' })
+  @OptionalNotNull()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_BUFFER)
+  readonly buffer_before?: number;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_BUFFER, description: 'Minutes kept free after each booking of this type' })
+  @OptionalNotNull()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_BUFFER)
+  readonly buffer_after?: number;
+
+  @ApiPropertyOptional({ minimum: 0, maximum: MAX_MINIMUM_NOTICE, description: 'Minutes between now and the earliest bookable start' })
+  @OptionalNotNull()
+  @IsInt()
+  @Min(0)
+  @Max(MAX_MINIMUM_NOTICE)
+  readonly minimum_notice?: number;
+
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: MIN_SLOT_INTERVAL, maximum: MAX_SLOT_INTERVAL, description: 'Minutes between slot starts; null: the duration' })
+  @IsOptional()
+  @IsInt()
+  @Min(MIN_SLOT_INTERVAL)
+  @Max(MAX_SLOT_INTERVAL)
+  readonly slot_interval?: number | null;
+
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1, maximum: MAX_BOOKING_WINDOW_DAYS, description: 'Days ahead a start may be; null: unlimited' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_BOOKING_WINDOW_DAYS)
+  readonly booking_window_days?: number | null;
+
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1, maximum: MAX_BOOKINGS_PER_DAY, description: 'PENDING/CONFIRMED bookings of this type per schedule and local date; null: no limit' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(MAX_BOOKINGS_PER_DAY)
+  readonly max_bookings_per_day?: number | null;
 }
 
 export class EventTypeListQuery extends PageQuery {
@@ -169,6 +263,18 @@ export class EventTypeResponse {
   readonly requires_approval!: boolean;
   @ApiProperty({ example: true })
   readonly is_active!: boolean;
+  @ApiProperty({ example: 0, minimum: 0, maximum: MAX_BUFFER, description: 'Minutes' })
+  readonly buffer_before!: number;
+  @ApiProperty({ example: 0, minimum: 0, maximum: MAX_BUFFER, description: 'Minutes' })
+  readonly buffer_after!: number;
+  @ApiProperty({ example: 0, minimum: 0, maximum: MAX_MINIMUM_NOTICE, description: 'Minutes' })
+  readonly minimum_notice!: number;
+  @ApiProperty({ type: Number, nullable: true, example: null, description: 'Minutes; null: the duration' })
+  readonly slot_interval!: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: null, description: 'Days; null: unlimited' })
+  readonly booking_window_days!: number | null;
+  @ApiProperty({ type: Number, nullable: true, example: null, description: 'null: no limit' })
+  readonly max_bookings_per_day!: number | null;
   @ApiProperty({ format: 'date-time', example: '2026-11-21T10:00:00.000Z' })
   readonly created_at!: string;
   @ApiProperty({ format: 'date-time', example: '2026-11-21T10:00:00.000Z' })

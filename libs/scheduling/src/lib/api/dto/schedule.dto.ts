@@ -1,7 +1,58 @@
-import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
 import { IsIanaTimeZone, OptionalNotNull } from '@almanac/shared';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
-import { NotBlank } from './validators';
+import {
+  DateOverride,
+  MAX_DATE_OVERRIDES,
+  MAX_OVERRIDE_INTERVALS,
+  MAX_WEEKLY_RULES,
+  WeeklyRule,
+  WEEKDAYS,
+  Weekday,
+} from '../../domain/availability';
+import { IsDateOverrides, IsWeeklyRules, NotBlank, RawJson } from './validators';
+
+const START_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
+const END_PATTERN = '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$';
+
+export class TimeIntervalDoc {
+  @ApiProperty({ example: '09:00', pattern: START_PATTERN, description: 'Wall-clock time in the schedule time zone' })
+  readonly start!: string;
+  @ApiProperty({ example: '17:00', pattern: END_PATTERN, description: 'After start; 24:00 is the end of the day' })
+  readonly end!: string;
+}
+
+export class WeeklyRuleDoc extends TimeIntervalDoc {
+  @ApiProperty({ enum: WEEKDAYS, isArray: true, minItems: 1, maxItems: 7, uniqueItems: true, example: ['mon', 'tue'] })
+  readonly days!: Weekday[];
+}
+
+export class DateOverrideDoc {
+  @ApiProperty({ format: 'date', example: '2026-12-24', description: 'A local date of the schedule' })
+  readonly date!: string;
+  @ApiProperty({
+    type: [TimeIntervalDoc],
+    maxItems: MAX_OVERRIDE_INTERVALS,
+    description: 'Replace the weekly rules on that date (they may overlap: their union counts); [] closes the day',
+  })
+  readonly intervals!: TimeIntervalDoc[];
+}
+
+const AVAILABILITY_DESCRIPTION =
+  'Weekly rules in the schedule time zone (rules of one day may overlap: their union counts); null (default): open around the clock except on overridden dates. A wall-clock time in a DST gap moves forward by the gap; one that exists twice takes the earlier instant.';
+const AVAILABILITY_DOC: ApiPropertyOptions = {
+  type: [WeeklyRuleDoc],
+  nullable: true,
+  maxItems: MAX_WEEKLY_RULES,
+  description: AVAILABILITY_DESCRIPTION,
+};
+
+const OVERRIDES_DESCRIPTION = 'Per-date intervals replacing the weekly rules; dates distinct. Default [].';
+const OVERRIDES_DOC: ApiPropertyOptions = {
+  type: [DateOverrideDoc],
+  maxItems: MAX_DATE_OVERRIDES,
+  description: OVERRIDES_DESCRIPTION,
+};
 
 export class CreateScheduleDto {
   @ApiProperty({ example: 'Dr. Rivera – consultations', maxLength: 300 })
@@ -14,6 +65,18 @@ export class CreateScheduleDto {
   @IsOptional()
   @IsIanaTimeZone()
   readonly timezone?: string;
+
+  @ApiPropertyOptional({ ...AVAILABILITY_DOC, default: null })
+  @IsOptional()
+  @RawJson()
+  @IsWeeklyRules()
+  readonly availability?: WeeklyRule[] | null;
+
+  @ApiPropertyOptional({ ...OVERRIDES_DOC, default: [] })
+  @OptionalNotNull()
+  @RawJson()
+  @IsDateOverrides()
+  readonly date_overrides?: DateOverride[];
 }
 
 export class UpdateScheduleDto {
@@ -28,6 +91,18 @@ export class UpdateScheduleDto {
   @OptionalNotNull()
   @IsIanaTimeZone()
   readonly timezone?: string;
+
+  @ApiPropertyOptional({ ...AVAILABILITY_DOC, description: `Replaces the rules. ${AVAILABILITY_DESCRIPTION}` })
+  @IsOptional()
+  @RawJson()
+  @IsWeeklyRules()
+  readonly availability?: WeeklyRule[] | null;
+
+  @ApiPropertyOptional({ ...OVERRIDES_DOC, description: `Replaces the overrides. ${OVERRIDES_DESCRIPTION}` })
+  @OptionalNotNull()
+  @RawJson()
+  @IsDateOverrides()
+  readonly date_overrides?: DateOverride[];
 }
 
 export class ScheduleResponse {
@@ -37,6 +112,10 @@ export class ScheduleResponse {
   readonly name!: string;
   @ApiProperty({ example: 'Europe/Paris', description: 'IANA time zone name; default UTC' })
   readonly timezone!: string;
+  @ApiProperty(AVAILABILITY_DOC)
+  readonly availability!: WeeklyRule[] | null;
+  @ApiProperty(OVERRIDES_DOC)
+  readonly date_overrides!: DateOverride[];
   @ApiProperty({ format: 'date-time', example: '2026-11-21T10:00:00.000Z' })
   readonly created_at!: string;
   @ApiProperty({ format: 'date-time', example: '2026-11-21T10:00:00.000Z' })

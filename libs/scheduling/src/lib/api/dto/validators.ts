@@ -1,6 +1,7 @@
 import { isDateTimeWithZone, simpleValidator } from '@almanac/shared';
 import { Transform } from 'class-transformer';
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
+import { dateOverridesProblems, weeklyRulesProblems } from '../../domain/availability';
 import { metadataProblems } from '../../domain/booking-metadata';
 
 /** Text with at least one non-space character. */
@@ -51,3 +52,29 @@ export function IsBookingMetadata(options?: ValidationOptions): PropertyDecorato
 export function RawJson(): PropertyDecorator {
   return Transform(({ obj, key }) => (obj as Record<string, unknown>)[key], { toClassOnly: true });
 }
+
+function problemsValidator(
+  name: string,
+  problems: (value: unknown) => { field: string; message: string }[],
+): (options?: ValidationOptions) => PropertyDecorator {
+  return (options) => (target: object, propertyName: string | symbol) =>
+    registerDecorator({
+      name,
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: {
+        message: (args: ValidationArguments) =>
+          problems(args.value)
+            .map((p) => `${p.field}: ${p.message}`)
+            .join('; '),
+        ...options,
+      },
+      validator: { validate: (value: unknown) => problems(value).length === 0 },
+    });
+}
+
+/** A schedule's `availability`: null or ≤ 50 weekly rules `{days, start, end}`. */
+export const IsWeeklyRules = problemsValidator('isWeeklyRules', (value) => weeklyRulesProblems(value));
+
+/** A schedule's `date_overrides`: ≤ 366 overrides `{date, intervals}` of distinct dates. */
+export const IsDateOverrides = problemsValidator('isDateOverrides', (value) => dateOverridesProblems(value));

@@ -1,0 +1,62 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsDateOrDateTime, IsIanaTimeZone } from '@almanac/shared';
+import { IsOptional, IsString } from 'class-validator';
+
+export class SlotQuery {
+  @ApiProperty({ format: 'uuid', description: 'The event type (duration, buffers, notice…); unknown: 404' })
+  @IsString()
+  readonly event_type_id!: string;
+
+  @ApiProperty({ format: 'uuid', description: 'The schedule (availability, bookings); unknown: 404' })
+  @IsString()
+  readonly schedule_id!: string;
+
+  @ApiPropertyOptional({
+    example: '2026-12-01',
+    description: 'A date (its 00:00 in `timezone`) or a date-time with a zone. Default: now.',
+  })
+  @IsOptional()
+  @IsDateOrDateTime()
+  readonly start?: string;
+
+  @ApiPropertyOptional({
+    example: '2026-12-08',
+    description:
+      'A date (its 00:00 in `timezone`, excluded) or a date-time with a zone; after start and at most 62 days later. Default: start + 7 days.',
+  })
+  @IsOptional()
+  @IsDateOrDateTime()
+  readonly end?: string;
+
+  @ApiPropertyOptional({
+    example: 'Europe/Paris',
+    description: 'IANA time zone of local_date, local_time and date-only start/end. Default: the schedule one.',
+  })
+  @IsOptional()
+  @IsIanaTimeZone()
+  readonly timezone?: string;
+}
+
+export class SlotResponse {
+  @ApiProperty({ format: 'date-time', example: '2026-12-01T08:00:00.000Z' })
+  readonly start_time!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-12-01T08:30:00.000Z' })
+  readonly end_time!: string;
+  @ApiProperty({ format: 'date', example: '2026-12-01', description: 'Local date of the start in `timezone`' })
+  readonly local_date!: string;
+  @ApiProperty({ example: '09:00', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'Local time of the start in `timezone`' })
+  readonly local_time!: string;
+}
+
+export class SlotListMeta {
+  @ApiProperty({ example: 16, description: 'Slots in the range' })
+  readonly total!: number;
+  @ApiProperty({ example: 16, description: 'Equal to total: every slot is returned at once' })
+  readonly limit!: number;
+  @ApiProperty({ example: 0, enum: [0] })
+  readonly offset!: number;
+  @ApiProperty({ example: false, enum: [false] })
+  readonly hasMore!: boolean;
+  @ApiProperty({ example: 'Europe/Paris', description: 'The time zone of local_date and local_time' })
+  readonly timezone!: string;
+}

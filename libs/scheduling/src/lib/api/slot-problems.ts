@@ -1,0 +1,30 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiExtraModels, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { Problem } from '@almanac/shared';
+import { SLOT_UNAVAILABLE_REASONS, SlotUnavailableReason } from '../domain/slots';
+
+/** The problem of a booking write's 409: `reason` is there for `slot_unavailable` alone. */
+export class BookingConflictProblem extends Problem {
+  @ApiPropertyOptional({
+    enum: SLOT_UNAVAILABLE_REASONS,
+    description:
+      'slot_unavailable only: outside_availability (not inside one window of the schedule), minimum_notice, booking_window (too far ahead) or daily_limit (max_bookings_per_day reached that local date)',
+  })
+  readonly reason?: SlotUnavailableReason;
+}
+
+/**
+ * 409 of a booking write: `booking_overlap`, `invalid_transition`, or `slot_unavailable` whose
+ * problem carries a `reason` member (api-decisions §12).
+ */
+export function ApiBookingConflict(): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(BookingConflictProblem),
+    ApiResponse({
+      status: 409,
+      description:
+        'Conflict: booking_overlap (the blocked time, buffers included, overlaps another booking), invalid_transition, or slot_unavailable with a reason',
+      content: { 'application/problem+json': { schema: { $ref: getSchemaPath(BookingConflictProblem) } } },
+    }),
+  );
+}

@@ -1,0 +1,55 @@
+import { Get, Query } from '@nestjs/common';
+import { ApiExtraModels, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
+import { Principal, RequireScope, V1Controller, type ApiPrincipal } from '@almanac/identity';
+import { ApiProblems } from '@almanac/shared';
+import { SlotsService } from '../application/slots.service';
+import { SlotListMeta, SlotQuery, SlotResponse } from './dto/slot.dto';
+
+@V1Controller('slots', 'slots')
+export class SlotsController {
+  constructor(private readonly slots: SlotsService) {}
+
+  @Get()
+  @RequireScope('bookings:read')
+  @ApiOperation({
+    summary: 'Bookable slots of an event type on a schedule',
+    description:
+      "Every slot in [start, end) at once, sorted by start: the schedule's windows of each local date (its override, its weekly rules, or the whole day without availability), candidate starts every slot_interval (default the duration) from each window's start while the slot fits in the window; offered when start ≥ now + minimum_notice, start < now + booking_window_days, its blocked time (with the type's buffers) meets no PENDING or CONFIRMED booking's blocked time, and the type's max_bookings_per_day is not reached on that local date (schedule time zone).",
+  })
+  @ApiExtraModels(SlotResponse, SlotListMeta)
+  @ApiResponse({
+    status: 200,
+    description: 'All slots of the range',
+    headers: {
+      Link: { description: 'RFC 8288 link to the `first` (and only) page', schema: { type: 'string' } },
+    },
+    schema: {
+      type: 'object',
+      required: ['data', 'meta'],
+      properties: {
+        data: { type: 'array', items: { $ref: getSchemaPath(SlotResponse) } },
+        meta: { $ref: getSchemaPath(SlotListMeta) },
+      },
+    },
+  })
+  @ApiProblems(400, 403, 404)
+  async list(
+    @Principal() principal: ApiPrincipal,
+    @Query() query: SlotQuery,
+  ): Promise<{ data: SlotResponse[]; meta: SlotListMeta }> {
+    const { slots, timezone } = await this.slots.list(principal.organizationId, {
+      eventTypeId: query.event_type_id,
+      scheduleId: query.schedule_id,
+      start: query.start,
+      end: query.end,
+      timezone: query.timezone,
+    });
+    const data = slots.map((s) => ({
+      start_time: new Date(s.start).toISOString(),
+      end_time: new Date(s.end).toISOString(),
+      local_date: s.localDate,
+      local_time: s.localTime,
+    }));
+    return { data, meta: { total: data.length, limit: data.length, offset: 0, hasMore: false, timezone } };
+  }
+}

@@ -1,0 +1,309 @@
+import { Temporal } from 'temporal-polyfill';
+import {
+  Availability,
+  dateOverridesProblems,
+  instantOf,
+  weeklyRulesProblems,
+  windowsOn,
+} from './availability';
+import { availableSlots, BookingRules, bookingMisfit, BusyBooking } from './slots';
+
+const H = 3_600_000;
+const M = 60_000;
+const ALL_DAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
+const RULES: BookingRules = {
+  duration: 60,
+  bufferBefore: 0,
+  bufferAfter: 0,
+  minimumNotice: 0,
+  slotInterval: null,
+  bookingWindowDays: null,
+  maxBookingsPerDay: null,
+};
+const at = (iso: string): number => Date.parse(iso);
+const iso = (ms: number): string => new Date(ms).toISOString();
+const nineToFive: Availability = { weekly: [{ days: [...ALL_DAYS], start: '09:00', end: '17:00' }], overrides: [] };
+
+function slotsOn(
+  availability: Availability,
+  tz: string,
+  date: string,
+  rules: Partial<BookingRules> = {},
+  busy: BusyBooking[] = [],
+  now = 0,
+) {
+  const day = Temporal.PlainDate.from(date);
+  const from = day.toZonedDateTime({ timeZone: tz }).epochMilliseconds;
+  const to = day.add({ days: 1 }).toZonedDateTime({ timeZone: tz }).epochMilliseconds;
+  return availableSlots({
+    availability,
+    scheduleTimeZone: tz,
+    timeZone: tz,
+    rules: { ...RULES, ...rules },
+    from,
+    to,
+    now,
+    busy,
+  });
+}
+
+describe('availability validation', () => {
+  it.each([
+    [null, []],
+    [[{ days: ['mon'], start: '09:00', end: '24:00' }], []],
+    [[{ days: ['mon'], start: '09:00', end: '09:00' }], ['availability[0].end']],
+    [[{ days: ['mon'], start: '24:00', end: '24:00' }], ['availability[0].start']],
+    [[{ days: [], start: '09:00', end: '10:00' }], ['availability[0].days']],
+    [[{ days: ['Mon'], start: '09:00', end: '10:00' }], ['availability[0].days']],
+    [[{ days: ['mon', 'mon'], start: '09:00', end: '10:00' }], ['availability[0].days']],
+    [[{ days: ['mon'], start: '9:00', end: '24:01' }], ['availability[0].start', 'availability[0].end']],
+    [Array.from({ length: 51 }, () => ({ days: ['mon'], start: '09:00', end: '10:00' })), ['availability']],
+    ['open', ['availability']],
+  ])('weekly rules %#', (value, fields) => {
+    expect(weeklyRulesProblems(value).map((p) => p.field)).toEqual(fields);
+  });
+
+  it.each([
+    [[], []],
+    [[{ date: '2027-01-01', intervals: [] }], []],
+    [[{ date: '2027-02-30', intervals: [] }], ['date_overrides[0].date']],
+    [
+      [
+        { date: '2027-01-01', intervals: [] },
+        { date: '2027-01-01', intervals: [{ start: '10:00', end: '11:00' }] },
+      ],
+      ['date_overrides[1].date'],
+    ],
+    [[{ date: '2027-01-01', intervals: [{ start: '11:00', end: '10:00' }] }], ['date_overrides[0].intervals[0].end']],
+    [Array.from({ length: 367 }, (_, i) => ({ date: Temporal.PlainDate.from('2027-01-01').add({ days: i }).toString(), intervals: [] })), ['date_overrides']],
+    [null, ['date_overrides']],
+  ])('date overrides %#', (value, fields) => {
+    expect(dateOverridesProblems(value).map((p) => p.field)).toEqual(fields);
+  });
+});
+
+describe('wall-clock times to instants', () => {
+  it.each([
+    // Paris: winter UTC+1, summer UTC+2 (the spec's example).
+    ['Europe/Paris', '2027-01-15', 9 * 60, '2027-01-15T08:00:00.000Z'],
+    ['Europe/Paris', '2027-07-15', 9 * 60, '2027-07-15T07:00:00.000Z'],
+    // Spring forward (02:00 → 03:00): 02:30 does not exist and is 03:30.
+    ['Europe/Paris', '2027-03-28', 150, '2027-03-28T01:30:00.000Z'],
+    // Fall back (03:00 → 02:00): 02:30 exists twice, the earlier one (still UTC+2) counts.
+    ['Europe/Paris', '2027-10-31', 150, '2027-10-31T00:30:00.000Z'],
+    ['America/New_York', '2027-03-14', 150, '2027-03-14T07:30:00.000Z'],
+    ['America/New_York', '2027-11-07', 90, '2027-11-07T05:30:00.000Z'],
+    // Lord Howe moves by 30 minutes: 02:15 on its spring-forward night is 02:45.
+    ['Australia/Lord_Howe', '2027-10-03', 135, '2027-10-02T15:45:00.000Z'],
+    ['Asia/Kolkata', '2027-06-01', 9 * 60, '2027-06-01T03:30:00.000Z'],
+    // 24:00 is the next day's midnight.
+    ['UTC', '2027-06-01', 1440, '2027-06-02T00:00:00.000Z'],
+  ])('%s %s minute %d → %s', (tz, date, minutes, expected) => {
+    expect(iso(instantOf(Temporal.PlainDate.from(date), minutes, tz))).toBe(expected);
+  });
+
+  it('a window wholly inside a DST gap is empty, one across it keeps its wall-clock ends', () => {
+    const a: Availability = {
+      weekly: [
+        { days: ['sun'], start: '02:00', end: '02:30' },
+        { days: ['sun'], start: '05:00', end: '06:00' },
+      ],
+      overrides: [],
+    };
+    // The gap is 02:00–03:00: 02:00 reads as 03:00 and 02:30 as 03:30, so the window keeps half an hour.
+    const spans = windowsOn(a, Temporal.PlainDate.from('2027-03-28'), 'Europe/Paris');
+    expect(spans.map((s) => [iso(s.start), iso(s.end)])).toEqual([
+      ['2027-03-28T01:00:00.000Z', '2027-03-28T01:30:00.000Z'],
+      ['2027-03-28T03:00:00.000Z', '2027-03-28T04:00:00.000Z'],
+    ]);
+  });
+});
+
+describe('slots', () => {
+  it('09:00–17:00 in Paris: 08:00Z–16:00Z in winter, 07:00Z–15:00Z in summer', () => {
+    const winter = slotsOn(nineToFive, 'Europe/Paris', '2027-01-15');
+    expect(winter).toHaveLength(8);
+    expect(iso(winter[0]!.start)).toBe('2027-01-15T08:00:00.000Z');
+    expect(iso(winter[7]!.end)).toBe('2027-01-15T16:00:00.000Z');
+    const summer = slotsOn(nineToFive, 'Europe/Paris', '2027-07-15');
+    expect(iso(summer[0]!.start)).toBe('2027-07-15T07:00:00.000Z');
+    expect(summer[0]!.localTime).toBe('09:00');
+    expect(summer[0]!.localDate).toBe('2027-07-15');
+  });
+
+  it('slot_interval steps candidates; a slot never crosses the window end', () => {
+    const a: Availability = { weekly: [{ days: [...ALL_DAYS], start: '09:00', end: '10:40' }], overrides: [] };
+    const slots = slotsOn(a, 'UTC', '2027-01-15', { duration: 30, slotInterval: 20 });
+    expect(slots.map((s) => s.localTime)).toEqual(['09:00', '09:20', '09:40', '10:00']);
+  });
+
+  it('rules of one day merge; overrides replace the day; [] closes it', () => {
+    const a: Availability = {
+      weekly: [
+        { days: ['fri'], start: '09:00', end: '10:30' },
+        { days: ['fri'], start: '10:00', end: '11:00' },
+      ],
+      overrides: [
+        { date: '2027-01-22', intervals: [{ start: '14:00', end: '15:00' }] },
+        { date: '2027-01-29', intervals: [] },
+      ],
+    };
+    expect(slotsOn(a, 'UTC', '2027-01-15').map((s) => s.localTime)).toEqual(['09:00', '10:00']);
+    expect(slotsOn(a, 'UTC', '2027-01-22').map((s) => s.localTime)).toEqual(['14:00']);
+    expect(slotsOn(a, 'UTC', '2027-01-29')).toEqual([]);
+    expect(slotsOn(a, 'UTC', '2027-01-16')).toEqual([]);
+  });
+
+  it('no availability: the whole day, every day, and overrides still apply with availability null', () => {
+    expect(slotsOn({ weekly: null, overrides: [] }, 'UTC', '2027-01-15')).toHaveLength(24);
+    const closed: Availability = { weekly: null, overrides: [{ date: '2027-01-15', intervals: [] }] };
+    expect(slotsOn(closed, 'UTC', '2027-01-15')).toEqual([]);
+    expect(slotsOn(closed, 'UTC', '2027-01-16')).toHaveLength(24);
+  });
+
+  it('buffers of both sides keep slots off a booking; back-to-back is fine without buffers', () => {
+    const busy: BusyBooking[] = [
+      { start: at('2027-01-15T12:00:00Z'), end: at('2027-01-15T13:00:00Z'), bufferBefore: 0, bufferAfter: 0, sameEventType: false },
+    ];
+    expect(slotsOn(nineToFive, 'UTC', '2027-01-15', {}, busy).map((s) => s.localTime)).toEqual([
+      '09:00', '10:00', '11:00', '13:00', '14:00', '15:00', '16:00',
+    ]);
+    // The candidate's buffer_after of 1 minute reaches into the booking at 12:00: 11:00 goes.
+    expect(slotsOn(nineToFive, 'UTC', '2027-01-15', { bufferAfter: 1 }, busy).map((s) => s.localTime)).toEqual([
+      '09:00', '10:00', '13:00', '14:00', '15:00', '16:00',
+    ]);
+    // The booking's own buffer_before of 61 minutes reaches back into 10:00–11:00.
+    const buffered = [{ ...busy[0]!, bufferBefore: 61 }];
+    expect(slotsOn(nineToFive, 'UTC', '2027-01-15', {}, buffered).map((s) => s.localTime)).toEqual([
+      '09:00', '13:00', '14:00', '15:00', '16:00',
+    ]);
+  });
+
+  it('minimum notice, booking window and daily limit', () => {
+    const now = at('2027-01-15T10:30:00Z');
+    expect(slotsOn(nineToFive, 'UTC', '2027-01-15', { minimumNotice: 60 }, [], now)[0]!.localTime).toBe('12:00');
+    expect(slotsOn(nineToFive, 'UTC', '2027-01-16', { bookingWindowDays: 1 }, [], now).map((s) => s.localTime)).toEqual([
+      '09:00', '10:00',
+    ]);
+    const sameType: BusyBooking = {
+      start: at('2027-01-15T09:00:00Z'), end: at('2027-01-15T10:00:00Z'), bufferBefore: 0, bufferAfter: 0, sameEventType: true,
+    };
+    expect(slotsOn(nineToFive, 'UTC', '2027-01-15', { maxBookingsPerDay: 1 }, [sameType])).toEqual([]);
+    expect(slotsOn(nineToFive, 'UTC', '2027-01-15', { maxBookingsPerDay: 2 }, [sameType])).toHaveLength(7);
+    expect(slotsOn(nineToFive, 'UTC', '2027-01-15', { maxBookingsPerDay: 1 }, [{ ...sameType, sameEventType: false }])).toHaveLength(7);
+  });
+
+  it('the daily limit counts by local date of the schedule time zone', () => {
+    // 23:30Z on the 15th is 00:30 on the 16th in Paris: it fills the 16th, not the 15th.
+    const lateNight: BusyBooking = {
+      start: at('2027-01-15T23:30:00Z'), end: at('2027-01-15T23:45:00Z'), bufferBefore: 0, bufferAfter: 0, sameEventType: true,
+    };
+    expect(slotsOn(nineToFive, 'Europe/Paris', '2027-01-15', { maxBookingsPerDay: 1 }, [lateNight])).toHaveLength(8);
+    expect(slotsOn(nineToFive, 'Europe/Paris', '2027-01-16', { maxBookingsPerDay: 1 }, [lateNight])).toEqual([]);
+  });
+
+  it('local date and time follow the answer time zone, not the schedule one', () => {
+    const slots = availableSlots({
+      availability: nineToFive,
+      scheduleTimeZone: 'Europe/Paris',
+      timeZone: 'Asia/Kolkata',
+      rules: RULES,
+      from: at('2027-01-15T00:00:00Z'),
+      to: at('2027-01-15T09:00:00Z'),
+      now: 0,
+      busy: [],
+    });
+    expect(slots.map((s) => [s.localDate, s.localTime])).toEqual([['2027-01-15', '13:30']]);
+  });
+});
+
+/** Every DST transition of the 24 months from 2027-01-01 in a zone. */
+function transitions(tz: string): Temporal.ZonedDateTime[] {
+  const out: Temporal.ZonedDateTime[] = [];
+  let cursor: Temporal.ZonedDateTime | null = Temporal.ZonedDateTime.from(`2027-01-01T00:00[${tz}]`);
+  const end = Temporal.ZonedDateTime.from(`2029-01-01T00:00[${tz}]`);
+  for (;;) {
+    cursor = cursor.getTimeZoneTransition('next');
+    if (!cursor || Temporal.ZonedDateTime.compare(cursor, end) >= 0) return out;
+    out.push(cursor);
+  }
+}
+
+describe('DST: every transition of 24 months', () => {
+  const zones: [string, number][] = [
+    ['Europe/Paris', 4],
+    ['America/New_York', 4],
+    ['Australia/Sydney', 4],
+    ['Australia/Lord_Howe', 4],
+    ['Asia/Kolkata', 0],
+  ];
+
+  it.each(zones)('%s has %d transitions in 2027–2028', (tz, count) => {
+    expect(transitions(tz)).toHaveLength(count);
+  });
+
+  // Open around the clock with 30-minute slots: the day has (length of the day) / 30 min slots, each
+  // starting at a local wall-clock time that exists, 30 minutes after the previous instant.
+  const cases = zones.flatMap(([tz]) => transitions(tz).map((t) => [tz, t.toPlainDate().toString(), t] as const));
+
+  it.each(cases)('%s on %s: whole-day slots follow the real day length', (tz, date, t) => {
+    const slots = slotsOn({ weekly: null, overrides: [] }, tz, date, { duration: 30 });
+    const day = Temporal.PlainDate.from(date);
+    const dayLength =
+      day.add({ days: 1 }).toZonedDateTime({ timeZone: tz }).epochMilliseconds -
+      day.toZonedDateTime({ timeZone: tz }).epochMilliseconds;
+    const shift = t.offsetNanoseconds - t.subtract({ nanoseconds: 1 }).offsetNanoseconds;
+    expect(dayLength).toBe(24 * H - shift / 1e6);
+    expect(slots).toHaveLength(dayLength / (30 * M));
+    slots.forEach((s, i) => {
+      expect(s.start).toBe(slots[0]!.start + i * 30 * M);
+      expect(s.localDate).toBe(date);
+    });
+  });
+
+  it.each(cases)('%s on %s: 09:00–17:00 keeps its wall-clock hours, 8 slots', (tz, date) => {
+    const slots = slotsOn(nineToFive, tz, date);
+    expect(slots).toHaveLength(8);
+    expect(slots.map((s) => s.localTime)).toEqual(['09:00', '10:00', '11:00', '12:00', '13:00', '14:00', '15:00', '16:00']);
+    const nine = Temporal.PlainDate.from(date).toZonedDateTime({ timeZone: tz, plainTime: '09:00' });
+    expect(slots[0]!.start).toBe(nine.epochMilliseconds);
+  });
+
+  it.each(cases)('%s on %s: a window across the change spans the real elapsed time', (tz, date, t) => {
+    // The local wall-clock hours around the transition: from 2 h before to 2 h after (local).
+    const before = t.subtract({ hours: 2 }).toPlainTime();
+    const after = t.add({ hours: 2 }).toPlainTime();
+    const fmt = (p: Temporal.PlainTime) => `${String(p.hour).padStart(2, '0')}:${String(p.minute).padStart(2, '0')}`;
+    const a: Availability = { weekly: null, overrides: [{ date, intervals: [{ start: fmt(before), end: fmt(after) }] }] };
+    const slots = slotsOn(a, tz, date, { duration: 15 });
+    // Instants: start is the earlier reading of the wall-clock time, end the compatible one.
+    const day = Temporal.PlainDate.from(date);
+    const start = day.toZonedDateTime({ timeZone: tz, plainTime: before }).epochMilliseconds;
+    const end = day.toZonedDateTime({ timeZone: tz, plainTime: after }).epochMilliseconds;
+    expect(slots).toHaveLength((end - start) / (15 * M));
+    expect(slots[0]!.start).toBe(start);
+    expect(slots[slots.length - 1]!.end).toBe(end);
+  });
+});
+
+describe('a booking against availability', () => {
+  const base = {
+    availability: nineToFive,
+    scheduleTimeZone: 'Europe/Paris',
+    rules: RULES,
+    now: at('2027-01-01T00:00:00Z'),
+    sameDayCount: 0,
+  };
+  it.each([
+    ['inside, unaligned', '2027-01-15T08:10:00Z', '2027-01-15T09:10:00Z', {}, null],
+    ['before the window', '2027-01-15T07:30:00Z', '2027-01-15T08:30:00Z', {}, 'outside_availability'],
+    ['past the window end', '2027-01-15T15:30:00Z', '2027-01-15T16:30:00Z', {}, 'outside_availability'],
+    ['notice', '2027-01-01T08:00:00Z', '2027-01-01T09:00:00Z', { rules: { ...RULES, minimumNotice: 60 * 24 } }, 'minimum_notice'],
+    ['window of days', '2027-01-15T08:00:00Z', '2027-01-15T09:00:00Z', { rules: { ...RULES, bookingWindowDays: 14 } }, 'booking_window'],
+    ['daily limit', '2027-01-15T08:00:00Z', '2027-01-15T09:00:00Z', { rules: { ...RULES, maxBookingsPerDay: 2 }, sameDayCount: 2 }, 'daily_limit'],
+    ['under the limit', '2027-01-15T08:00:00Z', '2027-01-15T09:00:00Z', { rules: { ...RULES, maxBookingsPerDay: 2 }, sameDayCount: 1 }, null],
+    ['no availability: anything', '2027-01-15T02:00:00Z', '2027-01-15T03:00:00Z', { availability: { weekly: null, overrides: [] } }, null],
+  ])('%s', (_name, start, end, extra, reason) => {
+    expect(bookingMisfit({ ...base, start: at(start), end: at(end), ...extra })).toBe(reason);
+  });
+});

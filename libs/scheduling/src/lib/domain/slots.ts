@@ -1,0 +1,191 @@
+import { Temporal } from 'temporal-polyfill';
+import { Availability, hasAvailability, localDateOf, Span, windowsBetween } from './availability';
+
+/**
+ * Which slots a schedule offers for an event type, and whether a booking fits (api-decisions §12).
+ * Pure functions over instants in UTC milliseconds.
+ */
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+export interface BookingRules {
+  /** Minutes. */
+  readonly duration: number;
+  readonly bufferBefore: number;
+  readonly bufferAfter: number;
+  readonly minimumNotice: number;
+  /** Minutes between candidate starts; null: the duration. */
+  readonly slotInterval: number | null;
+  readonly bookingWindowDays: number | null;
+  readonly maxBookingsPerDay: number | null;
+}
+
+/** A PENDING or CONFIRMED booking of the schedule, as slots need it. */
+export interface BusyBooking {
+  readonly start: number;
+  readonly end: number;
+  readonly bufferBefore: number;
+  readonly bufferAfter: number;
+  /** Whether it was made with the event type the slots are for (daily limit). */
+  readonly sameEventType: boolean;
+}
+
+export interface Slot {
+  readonly start: number;
+  readonly end: number;
+  /** `YYYY-MM-DD` and `HH:MM` of the start in the answer's time zone. */
+  readonly localDate: string;
+  readonly localTime: string;
+}
+
+export interface SlotQuery {
+  readonly availability: Availability;
+  /** The schedule's time zone: windows and the daily limit's dates are read in it. */
+  readonly scheduleTimeZone: string;
+  /** Where local_date and local_time are given. */
+  readonly timeZone: string;
+  readonly rules: BookingRules;
+  readonly from: number;
+  readonly to: number;
+  readonly now: number;
+  readonly busy: readonly BusyBooking[];
+}
+
+export type SlotUnavailableReason = 'outside_availability' | 'minimum_notice' | 'booking_window' | 'daily_limit';
+export const SLOT_UNAVAILABLE_REASONS: readonly SlotUnavailableReason[] = [
+  'outside_availability',
+  'minimum_notice',
+  'booking_window',
+  'daily_limit',
+];
+
+/** The time a booking keeps from others: `[start − buffer_before, end + buffer_after)`. */
+export function blockedSpan(b: { start: number; end: number; bufferBefore: number; bufferAfter: number }): Span {
+  return { start: b.start - b.bufferBefore * MINUTE, end: b.end + b.bufferAfter * MINUTE };
+}
+
+/** Windows of the whole day for a schedule without availability, else its own. */
+function effectiveAvailability(a: Availability): Availability {
+  return hasAvailability(a) ? a : { weekly: null, overrides: [] };
+}
+
+/** Index of the first element of a sorted array that is ≥ value. */
+function firstAtOrAfter(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The zone's UTC offset in ms over `[from, to]` when no transition falls inside, else null. */
+function constantOffset(timeZone: string, from: number, to: number): number | null {
+  const zoned = Temporal.Instant.fromEpochMilliseconds(from).toZonedDateTimeISO(timeZone);
+  const next = zoned.getTimeZoneTransition('next');
+  if (next && next.epochMilliseconds <= to) return null;
+  return zoned.offsetNanoseconds / 1e6;
+}
+
+/** `YYYY-MM-DDTHH:MM…` of an instant's wall-clock time in a zone (through the offset when known). */
+function localWallClock(instant: number, timeZone: string, offset: number | null): string {
+  const ms = offset ?? Temporal.Instant.fromEpochMilliseconds(instant).toZonedDateTimeISO(timeZone).offsetNanoseconds / 1e6;
+  return new Date(instant + ms).toISOString();
+}
+
+/** Every slot offered in `[from, to)`, sorted by start. */
+export function availableSlots(q: SlotQuery): Slot[] {
+  const { rules } = q;
+  const duration = rules.duration * MINUTE;
+  const step = (rules.slotInterval ?? rules.duration) * MINUTE;
+  const earliest = q.now + rules.minimumNotice * MINUTE;
+  const latest = rules.bookingWindowDays === null ? Infinity : q.now + rules.bookingWindowDays * DAY;
+
+  const blocked = q.busy.map(blockedSpan).sort((a, b) => a.start - b.start);
+  // Blocked spans sorted by start; a running maximum of ends lets a binary search answer "does
+  // anything before this point reach past it".
+  const maxEnd: number[] = [];
+  blocked.forEach((s, i) => maxEnd.push(Math.max(s.end, i > 0 ? maxEnd[i - 1]! : -Infinity)));
+  const overlapsBlocked = (span: Span): boolean => {
+    // Last blocked span starting before span.end.
+    let lo = 0;
+    let hi = blocked.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (blocked[mid]!.start < span.end) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo > 0 && maxEnd[lo - 1]! > span.start;
+  };
+
+  // Daily limit: starts of this type's bookings, sorted, counted per local date by binary search.
+  const sameTypeStarts = q.busy
+    .filter((b) => b.sameEventType)
+    .map((b) => b.start)
+    .sort((a, b) => a - b);
+  const dayCounts = new Map<string, number>();
+  const countOn = (date: Temporal.PlainDate): number => {
+    const key = date.toString();
+    let n = dayCounts.get(key);
+    if (n === undefined) {
+      const dayStart = date.toZonedDateTime({ timeZone: q.scheduleTimeZone }).epochMilliseconds;
+      const dayEnd = date.add({ days: 1 }).toZonedDateTime({ timeZone: q.scheduleTimeZone }).epochMilliseconds;
+      n = firstAtOrAfter(sameTypeStarts, dayEnd) - firstAtOrAfter(sameTypeStarts, dayStart);
+      dayCounts.set(key, n);
+    }
+    return n;
+  };
+
+  const slots: Slot[] = [];
+  const windows = windowsBetween(effectiveAvailability(q.availability), q.from, q.to, q.scheduleTimeZone);
+  for (const { date, span } of windows) {
+    // Every slot of a window starts on the window's local date (a window ends by the next midnight).
+    if (rules.maxBookingsPerDay !== null && countOn(date) >= rules.maxBookingsPerDay) continue;
+    // The answer's UTC offset over the window, when no transition falls inside it (nearly always):
+    // local times then come from arithmetic instead of a time-zone lookup per slot.
+    const offset = constantOffset(q.timeZone, span.start, span.end);
+    for (let start = span.start; start + duration <= span.end; start += step) {
+      if (start < q.from || start >= q.to || start < earliest || start >= latest) continue;
+      const candidate = { start, end: start + duration, bufferBefore: rules.bufferBefore, bufferAfter: rules.bufferAfter };
+      if (overlapsBlocked(blockedSpan(candidate))) continue;
+      const local = localWallClock(start, q.timeZone, offset);
+      slots.push({ start, end: start + duration, localDate: local.slice(0, 10), localTime: local.slice(11, 16) });
+    }
+  }
+  return slots.sort((a, b) => a.start - b.start);
+}
+
+export interface FitQuery {
+  readonly availability: Availability;
+  readonly scheduleTimeZone: string;
+  readonly rules: BookingRules;
+  readonly start: number;
+  readonly end: number;
+  readonly now: number;
+  /** PENDING/CONFIRMED bookings of this event type and schedule starting on the booking's local date (itself excluded). */
+  readonly sameDayCount: number;
+}
+
+/**
+ * Why a booking with an event type does not fit a schedule that has availability, or null when it
+ * fits (overlap is the database's to decide). Alignment to slot_interval is not required.
+ */
+export function bookingMisfit(q: FitQuery): SlotUnavailableReason | null {
+  if (!hasAvailability(q.availability)) return null;
+  const inside = windowsBetween(q.availability, q.start, q.end, q.scheduleTimeZone).some(
+    ({ span }) => span.start <= q.start && q.end <= span.end,
+  );
+  if (!inside) return 'outside_availability';
+  if (q.start < q.now + q.rules.minimumNotice * MINUTE) return 'minimum_notice';
+  if (q.rules.bookingWindowDays !== null && q.start >= q.now + q.rules.bookingWindowDays * DAY) return 'booking_window';
+  if (q.rules.maxBookingsPerDay !== null && q.sameDayCount >= q.rules.maxBookingsPerDay) return 'daily_limit';
+  return null;
+}
+
+/** The local date (schedule's time zone) a booking's daily limit counts it on. */
+export function bookingLocalDate(start: number, scheduleTimeZone: string): string {
+  return localDateOf(start, scheduleTimeZone).toString();
+}
