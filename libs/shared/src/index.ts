@@ -28,3 +28,4 @@ export * from './api/loggable-error';
 export * from './database/slug-lock';
 export * from './net/safe-fetch';
 export * from './api/conditional';
+export * from './api/http-semantics';

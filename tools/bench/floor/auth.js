@@ -8,6 +8,9 @@ const {
   API_KEY_PATTERN,
   hashApiKey,
   FixedWindowRateLimiter,
+  RATE_LIMIT_POLICY,
+  RATE_LIMIT_WINDOW_SECONDS,
+  rateLimitHeaders,
   API_KEY_BY_HASH_SQL,
   TOUCH_API_KEY_SQL,
 } = require('./domain');
@@ -20,7 +23,7 @@ class Authenticator {
     this.pool = pool;
     this.ttlMs = cacheSeconds * 1000;
     this.cache = new Map();
-    this.limiter = rateLimitPerMinute > 0 ? new FixedWindowRateLimiter(rateLimitPerMinute, 60_000) : null;
+    this.limiter = rateLimitPerMinute > 0 ? new FixedWindowRateLimiter(rateLimitPerMinute, RATE_LIMIT_WINDOW_SECONDS * 1000) : null;
     this.log = log;
   }
 
@@ -61,9 +64,7 @@ class Authenticator {
   countRequest(principal, headers) {
     if (!this.limiter) return null;
     const decision = this.limiter.hit(principal.apiKeyId, Date.now());
-    headers['RateLimit-Limit'] = String(decision.limit);
-    headers['RateLimit-Remaining'] = String(decision.remaining);
-    headers['RateLimit-Reset'] = String(decision.resetSeconds);
+    Object.assign(headers, rateLimitHeaders(RATE_LIMIT_POLICY, decision, RATE_LIMIT_WINDOW_SECONDS));
     if (decision.allowed) return null;
     headers['Retry-After'] = String(decision.resetSeconds);
     return {

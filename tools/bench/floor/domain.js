@@ -12,6 +12,7 @@ const bodyChecks = dist('libs/shared/src/api/body-checks.js');
 const errorStatus = dist('libs/shared/src/api/error-status.js');
 const apiKeySecret = dist('libs/identity/src/lib/domain/api-key-secret.js');
 const rateLimiter = dist('libs/identity/src/lib/domain/fixed-window-rate-limiter.js');
+const httpSemantics = dist('libs/shared/src/api/http-semantics.js');
 const bookingStatus = dist('libs/scheduling/src/lib/domain/booking-status.js');
 const bookingMetadata = dist('libs/scheduling/src/lib/domain/booking-metadata.js');
 const locationType = dist('libs/scheduling/src/lib/domain/location-type.js');
@@ -50,6 +51,12 @@ module.exports = {
   API_KEY_PATTERN: apiKeySecret.API_KEY_PATTERN,
   hashApiKey: apiKeySecret.hashApiKey,
   FixedWindowRateLimiter: rateLimiter.FixedWindowRateLimiter,
+  RATE_LIMIT_POLICY: rateLimiter.RATE_LIMIT_POLICY,
+  RATE_LIMIT_WINDOW_SECONDS: rateLimiter.RATE_LIMIT_WINDOW_SECONDS,
+  rateLimitHeaders: httpSemantics.rateLimitHeaders,
+  entityTagOf: httpSemantics.entityTagOf,
+  noneMatchHits: httpSemantics.noneMatchHits,
+  paginationLinks: httpSemantics.paginationLinks,
   BOOKING_TRANSITIONS: bookingStatus.BOOKING_TRANSITIONS,
   BOOKING_STATUSES: bookingStatus.BOOKING_STATUSES,
   isActiveBookingStatus: bookingStatus.isActiveBookingStatus,

@@ -20,6 +20,9 @@ const {
   findBodyProblems,
   PROBLEM_TYPE_BASE,
   STATUS_TITLE,
+  entityTagOf,
+  noneMatchHits,
+  paginationLinks,
 } = require('./domain');
 const { Problem } = require('./problem');
 const { route } = require('./routes');
@@ -72,8 +75,23 @@ const authenticator = new Authenticator(pool, {
   log,
 });
 
-function sendJson(res, status, headers, body) {
+/** As the API's adapter: a page's Link, a conditional route's ETag (and 304 for a GET that names it). */
+function sendJson(res, status, headers, body, req, conditional = false) {
   const text = JSON.stringify(body);
+  if (req && status === 200) {
+    if (req.method === 'GET') {
+      const link = paginationLinks(req.url, body);
+      if (link) headers['Link'] = link;
+    }
+    if (conditional) {
+      const tag = entityTagOf(text);
+      headers['ETag'] = tag;
+      if (req.method === 'GET' && noneMatchHits(req.headers['if-none-match'], tag)) {
+        res.writeHead(304, headers);
+        return res.end();
+      }
+    }
+  }
   headers['Content-Type'] = 'application/json; charset=utf-8';
   headers['Content-Length'] = Buffer.byteLength(text);
   res.writeHead(status, headers);
@@ -173,7 +191,7 @@ async function handle(req, res) {
 
     const result = await found.route.handler({ pool, principal, params: found.params, query, body });
     if (result.location) headers['Location'] = result.location;
-    return sendJson(res, result.status ?? 200, headers, result.body);
+    return sendJson(res, result.status ?? 200, headers, result.body, req, found.route.conditional);
   } catch (error) {
     if (error instanceof Problem) return sendProblem(res, req, headers, error);
     log.error({ err: error, request_id: req.id }, 'unhandled error while serving request');

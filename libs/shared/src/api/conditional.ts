@@ -8,11 +8,11 @@ import {
   type NestInterceptor,
 } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
-import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Observable } from 'rxjs';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../domain/domain-error';
+import { entityTagOf, parseEntityTags } from './http-semantics';
 
 /**
  * HTTP conditional requests (RFC 9110 §13, api-decisions §16), written once for every context:
@@ -33,29 +33,6 @@ export class PreconditionFailedError extends DomainError {
   constructor() {
     super('precondition_failed', 'The record changed since the ETag in If-Match was issued; fetch it again.');
   }
-}
-
-/** The strong entity tag of a JSON body as sent (quotes included). */
-export function entityTagOf(json: string): string {
-  return `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
-}
-
-/** The entity tags of an If-Match / If-None-Match value; `*` alone is 'any'. Malformed members match nothing. */
-export function parseEntityTags(value: string | undefined): { any: boolean; strong: string[]; weak: string[] } | undefined {
-  if (value === undefined) return undefined;
-  const result = { any: false, strong: [] as string[], weak: [] as string[] };
-  if (value.trim() === '*') return { ...result, any: true };
-  // An entity-tag is an optional W/ and a quoted string without DQUOTE (RFC 9110 §8.8.3).
-  for (const match of value.matchAll(/(W\/)?("[\x21\x23-\x7e\x80-\xff]*")/g)) {
-    (match[1] ? result.weak : result.strong).push(match[2]!);
-  }
-  return result;
-}
-
-/** Whether If-None-Match names this tag (weak comparison, RFC 9110 §13.1.2). */
-export function noneMatchHits(header: string | undefined, tag: string): boolean {
-  const tags = parseEntityTags(header);
-  return tags !== undefined && (tags.any || tags.strong.includes(tag) || tags.weak.includes(tag));
 }
 
 /** The `If-Match` of a request, to be bound to a record's representation by the controller. */

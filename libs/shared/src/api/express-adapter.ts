@@ -4,8 +4,8 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { FrontDoorStep } from './http-middleware';
-import { entityTagOf, noneMatchHits, wantsEntityTag } from './conditional';
-import { paginationLinks } from './pagination';
+import { wantsEntityTag } from './conditional';
+import { entityTagOf, noneMatchHits, paginationLinks } from './http-semantics';
 import { PROBLEM_TYPE_BASE } from './problem';
 
 /** Where the front door reports what it answered on its own (parser errors, a step that threw). */

@@ -1,10 +1,11 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata, applyDecorators } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiExtension } from '@nestjs/swagger';
-import { ForbiddenError, rateLimitedProblem, UnauthorizedError } from '@almanac/shared';
+import { ForbiddenError, rateLimitedProblem, rateLimitHeaders, UnauthorizedError } from '@almanac/shared';
 import type { Request, Response } from 'express';
 import { ApiKeyAuthenticator } from '../application/api-key-authenticator';
 import { ApiRateLimiter } from '../application/api-rate-limiter';
+import { RATE_LIMIT_POLICY, RATE_LIMIT_WINDOW_SECONDS } from '../domain/fixed-window-rate-limiter';
 import { ApiPrincipal } from '../domain/principal';
 import { Scope } from '../domain/scopes';
 
@@ -43,22 +44,14 @@ export class ApiKeyGuard implements CanActivate {
   private countRequest(principal: ApiPrincipal, res: Response): void {
     const decision = this.rateLimiter.hit(principal.apiKeyId);
     if (!decision) return;
-    res.setHeader('RateLimit-Limit', String(decision.limit));
-    res.setHeader('RateLimit-Remaining', String(decision.remaining));
-    res.setHeader('RateLimit-Reset', String(decision.resetSeconds));
-    // The current IETF draft (draft-ietf-httpapi-ratelimit-headers-08 and later) spells the policy as a
-    // structured-field item: a quoted name with the quota `q` and window `w`; `RateLimit` says where
-    // this client stands in it (`r` remaining, `t` seconds to the reset).
-    res.setHeader('RateLimit-Policy', `"${RATE_LIMIT_POLICY}";q=${decision.limit};w=60`);
-    res.setHeader('RateLimit', `"${RATE_LIMIT_POLICY}";r=${decision.remaining};t=${decision.resetSeconds}`);
+    // The three fields of the earlier draft, and the policy and its state as the current draft
+    // (draft-ietf-httpapi-ratelimit-headers-08 and later) spells them.
+    for (const [name, value] of Object.entries(rateLimitHeaders(RATE_LIMIT_POLICY, decision, RATE_LIMIT_WINDOW_SECONDS))) res.setHeader(name, value);
     if (!decision.allowed) {
       throw rateLimitedProblem(`This API key made more than ${decision.limit} requests in a minute.`, decision.resetSeconds);
     }
   }
 }
-
-/** The name of the one rate-limit policy: requests per minute per API key. */
-export const RATE_LIMIT_POLICY = 'per-key';
 
 /**
  * The scope an operation needs; a key without it gets 403 `forbidden`. The scope is also written

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig, Clock } from '@almanac/shared';
-import { FixedWindowRateLimiter, RateLimitDecision } from '../domain/fixed-window-rate-limiter';
+import { FixedWindowRateLimiter, RATE_LIMIT_WINDOW_SECONDS, RateLimitDecision } from '../domain/fixed-window-rate-limiter';
 
 /**
  * Requests per minute per API key (RATE_LIMIT_PER_MINUTE, 0 = off). Counted in this process's memory:
@@ -14,7 +14,7 @@ export class ApiRateLimiter {
     config: AppConfig,
     private readonly clock: Clock,
   ) {
-    this.limiter = config.rateLimitPerMinute > 0 ? new FixedWindowRateLimiter(config.rateLimitPerMinute, 60_000) : null;
+    this.limiter = config.rateLimitPerMinute > 0 ? new FixedWindowRateLimiter(config.rateLimitPerMinute, RATE_LIMIT_WINDOW_SECONDS * 1000) : null;
   }
 
   /** Counts one request of the key; null when rate limiting is off. */

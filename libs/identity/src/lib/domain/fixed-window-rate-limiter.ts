@@ -1,3 +1,7 @@
+/** The one rate-limit policy's name (in `RateLimit-Policy`) and window: requests per minute per API key. */
+export const RATE_LIMIT_POLICY = 'per-key';
+export const RATE_LIMIT_WINDOW_SECONDS = 60;
+
 export interface RateLimitDecision {
   readonly allowed: boolean;
   readonly limit: number;
