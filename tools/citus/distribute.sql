@@ -11,6 +11,10 @@ SELECT create_reference_table('login_failures');
 
 -- Distributed tables, all co-located with schedules, so that joins and foreign keys on
 -- (organization_id, …) stay on one node.
+-- The function in bookings' exclusion constraint (blocked time with buffers) must exist on every
+-- worker before bookings is distributed: create_distributed_function propagates it.
+SELECT create_distributed_function('booking_blocked_time(timestamptz, timestamptz, integer, integer)');
+
 SELECT create_distributed_table('schedules', 'organization_id');
 SELECT create_distributed_table('event_types', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('bookings', 'organization_id', colocate_with => 'schedules');
@@ -27,3 +31,5 @@ SELECT create_distributed_table('idempotency_keys', 'organization_id', colocate_
 SELECT create_distributed_table('outbox_events', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('webhook_endpoints', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('webhook_deliveries', 'organization_id', colocate_with => 'schedules');
+
+-- Views over these tables (identity's user_directory) need nothing: Citus plans them on the coordinator.

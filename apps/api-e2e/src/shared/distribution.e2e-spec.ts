@@ -37,6 +37,23 @@ describe('distribution-ready schema (e2e, reads pg_catalog)', () => {
     expect([...tables].sort()).toEqual([...named].sort());
   });
 
+  it('propagates every function an index or constraint uses (create_distributed_function) before distributing', async () => {
+    const used = (
+      await t.query<{ signature: string }>(
+        `SELECT DISTINCT p.oid::regprocedure::text AS signature
+           FROM pg_depend d JOIN pg_proc p ON p.oid = d.refobjid AND d.refclassid = 'pg_proc'::regclass
+           JOIN pg_class c ON c.oid = d.objid AND d.classid = 'pg_class'::regclass
+          WHERE c.relkind = 'i' AND p.pronamespace = 'public'::regnamespace`,
+      )
+    ).map((r) => r.signature.replace(/timestamp with time zone/g, 'timestamptz'));
+    expect(used).toEqual(['booking_blocked_time(timestamptz,timestamptz,integer,integer)']);
+    const propagated = [...sql.matchAll(/create_distributed_function\('([^']+)'\)/g)].map((m) => m[1]!.replace(/\s+/g, ''));
+    for (const signature of used) {
+      expect(propagated).toContain(signature);
+      expect(sql.indexOf(signature.split('(')[0]!)).toBeLessThan(sql.indexOf("create_distributed_table('bookings'"));
+    }
+  });
+
   it('gives every distributed table a primary key, unique indexes and exclusion constraints that include organization_id', async () => {
     const problems: string[] = [];
     for (const table of distributed) {
