@@ -126,6 +126,12 @@ describe('HTTP semantics: conditional requests, Link, RateLimit-Policy (e2e)', (
         await t.api.patch(path).set(a.auth).set('If-Match', '*').send(patch(4)).expect(200);
         await t.api.patch(path).set(a.auth).send(patch(5)).expect(200);
       });
+
+      it('a PATCH that changes nothing is 400 with the one message every context uses', async () => {
+        const path = await resource.create();
+        const refused = await t.api.patch(path).set(a.auth).send({}).expect(400);
+        expect(refused.body.errors).toEqual([{ field: 'body', message: 'must contain at least one field to change' }]);
+      });
     }
 
     it('DELETE honours If-Match: a stale tag is 412 and the record stays; the current one deletes', async () => {

@@ -14,12 +14,13 @@ import {
   UuidParam,
 } from '@almanac/shared';
 import type { Response } from 'express';
-import { EventTypesService, UpdateEventTypeCommand } from '../application/event-types.service';
+import { CreateEventTypeCommand, EventTypesService } from '../application/event-types.service';
 import {
   CreateEventTypeDto,
   EventTypeDeletedResponse,
   EventTypeListQuery,
   EventTypeResponse,
+  toEventTypeInput,
   UpdateEventTypeDto,
 } from './dto/event-type.dto';
 import { eventTypeBody, toEventTypeResponse } from './scheduling.mappers';
@@ -75,23 +76,7 @@ export class EventTypesController {
     @Body() body: CreateEventTypeDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ data: EventTypeResponse }> {
-    const eventType = await this.eventTypes.create(principal.organizationId, {
-      title: body.title,
-      duration: body.duration,
-      slug: body.slug,
-      description: body.description,
-      locationType: body.location_type,
-      locationDetails: body.location_details,
-      color: body.color,
-      requiresApproval: body.requires_approval,
-      isActive: body.is_active,
-      bufferBefore: body.buffer_before,
-      bufferAfter: body.buffer_after,
-      minimumNotice: body.minimum_notice,
-      slotInterval: body.slot_interval,
-      bookingWindowDays: body.booking_window_days,
-      maxBookingsPerDay: body.max_bookings_per_day,
-    });
+    const eventType = await this.eventTypes.create(principal.organizationId, toEventTypeInput(body) as CreateEventTypeCommand);
     res.setHeader('Location', `/api/v1/event-types/${eventType.id}`);
     return { data: toEventTypeResponse(eventType) };
   }
@@ -108,23 +93,7 @@ export class EventTypesController {
     @Body() body: UpdateEventTypeDto,
     @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: EventTypeResponse }> {
-    const command: UpdateEventTypeCommand = {
-      title: body.title,
-      duration: body.duration,
-      slug: body.slug,
-      description: body.description,
-      locationType: body.location_type,
-      locationDetails: body.location_details,
-      color: body.color,
-      requiresApproval: body.requires_approval,
-      isActive: body.is_active,
-      bufferBefore: body.buffer_before,
-      bufferAfter: body.buffer_after,
-      minimumNotice: body.minimum_notice,
-      slotInterval: body.slot_interval,
-      bookingWindowDays: body.booking_window_days,
-      maxBookingsPerDay: body.max_bookings_per_day,
-    };
+    const command = toEventTypeInput(body);
     return eventTypeBody(await this.eventTypes.update(principal.organizationId, id, command, ifMatch.of(eventTypeBody)));
   }
 

@@ -18,33 +18,26 @@ import {
 } from '@almanac/shared';
 import { DataSource, EntityManager } from 'typeorm';
 import { toBookingResponse } from '../api/scheduling.mappers';
-import { Booking, defaultBookingTitle } from '../domain/booking';
-import { BookingMetadata } from '../domain/booking-metadata';
 import {
-  assertReschedulable,
-  assertStatusChange,
-  BookingStatus,
-  planCancellation,
-} from '../domain/booking-status';
+  AttendeeInput,
+  Booking,
+  BookingUpdate,
+  newBooking,
+  planBookingCancellation,
+  planBookingUpdate,
+} from '../domain/booking';
+import { BookingMetadata } from '../domain/booking-metadata';
+import { BookingStatus } from '../domain/booking-status';
 import { hasAvailability, localDateOf } from '../domain/availability';
 import { LocationType } from '../domain/location-type';
 import { SlotUnavailableError } from '../domain/scheduling-errors';
 import { bookingMisfit } from '../domain/slots';
 import {
-  BookingChanges,
   BookingListFilter,
   BookingRepository,
   EventTypeRef,
   ScheduleRef,
 } from '../infrastructure/booking.repository';
-
-export interface AttendeeInput {
-  name: string;
-  email: string;
-  phone?: string | null;
-  timezone?: string | null;
-  notes?: string | null;
-}
 
 export interface CreateBookingCommand {
   scheduleId: string;
@@ -59,17 +52,7 @@ export interface CreateBookingCommand {
   metadata?: BookingMetadata | null;
 }
 
-export interface UpdateBookingCommand {
-  status?: BookingStatus;
-  title?: string;
-  location?: string | null;
-  locationType?: LocationType | null;
-  timezone?: string;
-  metadata?: BookingMetadata;
-  attendee?: Partial<AttendeeInput>;
-  startTime?: Date;
-  endTime?: Date;
-}
+export type UpdateBookingCommand = BookingUpdate;
 
 export interface BookingListQuery {
   scheduleId?: string;
@@ -122,32 +105,23 @@ export class BookingsService {
       throw new DomainError('invalid_reference', 'The request names a record that does not exist.', missing);
     }
     const eventType = refs.eventType?.found && eventTypeId !== null ? { ...refs.eventType, id: eventTypeId } : null;
-    const scheduleTimezone = refs.schedule.timezone;
     const now = this.clock.now();
-    const booking: Booking = {
-      id: newId(),
-      organizationId,
-      scheduleId: command.scheduleId,
-      eventTypeId,
-      startTime: command.startTime,
-      endTime: command.endTime,
-      timezone: command.timezone ?? scheduleTimezone,
-      status: 'PENDING',
-      title: command.title ?? defaultBookingTitle(eventType?.title),
-      location: command.location ?? null,
-      locationType: command.locationType ?? eventType?.locationType ?? null,
-      attendeeName: command.attendee.name,
-      attendeeEmail: command.attendee.email,
-      attendeePhone: command.attendee.phone ?? null,
-      attendeeTimezone: command.attendee.timezone ?? null,
-      attendeeNotes: command.attendee.notes ?? null,
-      metadata: command.metadata ?? {},
-      bufferBefore: eventType?.rules.bufferBefore ?? 0,
-      bufferAfter: eventType?.rules.bufferAfter ?? 0,
-      createdAt: now,
-      updatedAt: now,
-      cancelledAt: null,
-    };
+    const booking = newBooking(
+      {
+        ...command,
+        id: newId(),
+        organizationId,
+        schedule: refs.schedule,
+        eventType: eventType && {
+          id: eventType.id,
+          title: eventType.title,
+          locationType: eventType.locationType,
+          bufferBefore: eventType.rules.bufferBefore,
+          bufferAfter: eventType.rules.bufferAfter,
+        },
+      },
+      now,
+    );
     const announcement = this.event('booking.created', booking);
     if (eventType && hasAvailability(refs.schedule.availability)) {
       // Against availability: the checks and the insert run in one transaction, under the daily
@@ -296,60 +270,17 @@ export class BookingsService {
     if (!current) throw new NotFoundError('Booking');
 
     const now = this.clock.now();
-    const changes: BookingChanges = { updatedAt: now };
-    let expectedStatus: BookingStatus | undefined;
-    if (command.status !== undefined) {
-      assertStatusChange(current.status, command.status);
-      changes.status = command.status;
-      if (command.status === 'CANCELLED') changes.cancelledAt = now;
-      expectedStatus = current.status;
-    }
-    if (command.startTime !== undefined || command.endTime !== undefined) {
-      if (command.startTime === undefined || command.endTime === undefined) {
-        const field = command.startTime === undefined ? 'start_time' : 'end_time';
-        throw new ValidationFailedError([
-          { field, message: 'start_time and end_time must be given together' },
-        ]);
-      }
-      assertReschedulable(current.status);
-      changes.startTime = command.startTime;
-      changes.endTime = command.endTime;
-      expectedStatus = current.status;
-    }
-    if (command.title !== undefined) changes.title = command.title;
-    if (command.location !== undefined) changes.location = command.location;
-    if (command.locationType !== undefined) changes.locationType = command.locationType;
-    if (command.timezone !== undefined) changes.timezone = command.timezone;
-    if (command.metadata !== undefined) changes.metadata = command.metadata;
-    const attendee = command.attendee ?? {};
-    if (attendee.name !== undefined) changes.attendeeName = attendee.name;
-    if (attendee.email !== undefined) changes.attendeeEmail = attendee.email;
-    if (attendee.phone !== undefined) changes.attendeePhone = attendee.phone;
-    if (attendee.timezone !== undefined) changes.attendeeTimezone = attendee.timezone;
-    if (attendee.notes !== undefined) changes.attendeeNotes = attendee.notes;
-    if (Object.keys(changes).length === 1) {
-      throw new ValidationFailedError([
-        { field: 'body', message: 'must contain at least one field to update' },
-      ]);
-    }
+    const plan = planBookingUpdate(current, command, now);
 
     const updated = await this.dataSource.transaction(async (tx) => {
       await checkPrecondition(tx, precondition, { table: 'bookings', organizationId, id }, (em) =>
         this.bookings.findById(em, organizationId, id),
       );
-      if (changes.startTime && changes.endTime && current.eventTypeId !== null) {
-        await this.assertRescheduleFits(tx, current, changes.startTime, changes.endTime, now);
+      if (plan.reschedule && current.eventTypeId !== null) {
+        await this.assertRescheduleFits(tx, current, plan.reschedule.startTime, plan.reschedule.endTime, now);
       }
-      const after = await this.bookings.update(tx, organizationId, id, changes, expectedStatus);
-      // One event per change: a status move announces the move (with the status before it),
-      // anything else (details, metadata, a reschedule) booking.updated.
-      if (after)
-        await this.announce(
-          tx,
-          statusEventOf(command.status) ?? 'booking.updated',
-          after,
-          command.status !== undefined ? current.status : undefined,
-        );
+      const after = await this.bookings.update(tx, organizationId, id, plan.changes, plan.expectedStatus);
+      if (after) await this.announce(tx, plan.event, after, plan.previousStatus);
       return after;
     });
     if (updated) return updated;
@@ -369,17 +300,17 @@ export class BookingsService {
     for (let attempt = 0; attempt < CANCEL_ATTEMPTS; attempt++) {
       const current = await this.bookings.findById(em, organizationId, id);
       if (!current) throw new NotFoundError('Booking');
-      if (planCancellation(current.status) === 'already_cancelled') {
+      const plan = planBookingCancellation(current, this.clock.now());
+      if (!plan) {
         precondition.assert(current);
         return current;
       }
-      const now = this.clock.now();
       const cancelled = await this.dataSource.transaction(async (tx) => {
         await checkPrecondition(tx, precondition, { table: 'bookings', organizationId, id }, (em) =>
           this.bookings.findById(em, organizationId, id),
         );
-        const after = await this.bookings.cancelIfActive(tx, organizationId, id, now, current.status);
-        if (after) await this.announce(tx, 'booking.cancelled', after, current.status);
+        const after = await this.bookings.update(tx, organizationId, id, plan.changes, plan.expectedStatus);
+        if (after) await this.announce(tx, 'booking.cancelled', after, plan.expectedStatus);
         return after;
       });
       if (cancelled) return cancelled;
@@ -389,15 +320,4 @@ export class BookingsService {
       'The booking changed while it was being cancelled; try again.',
     );
   }
-}
-
-const STATUS_EVENTS: Partial<Record<BookingStatus, string>> = {
-  CONFIRMED: 'booking.confirmed',
-  CANCELLED: 'booking.cancelled',
-  COMPLETED: 'booking.completed',
-  NO_SHOW: 'booking.no_show',
-};
-
-function statusEventOf(status: BookingStatus | undefined): string | undefined {
-  return status === undefined ? undefined : STATUS_EVENTS[status];
 }

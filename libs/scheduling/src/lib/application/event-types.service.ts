@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
+  assertChanges,
   Clock,
   firstFreeSlug,
   newId,
@@ -9,31 +10,13 @@ import {
   Precondition,
   slugify,
   SlugTakenError,
-  ValidationFailedError,
   writeUnderPrecondition,
 } from '@almanac/shared';
 import { DataSource } from 'typeorm';
-import { EventType } from '../domain/event-type';
-import { DEFAULT_EVENT_TYPE_LOCATION, LocationType } from '../domain/location-type';
+import { EventType, EventTypeInput, newEventType } from '../domain/event-type';
 import { EventTypeChanges, EventTypeRepository } from '../infrastructure/event-type.repository';
 
-export interface CreateEventTypeCommand {
-  title: string;
-  duration: number;
-  slug?: string;
-  description?: string | null;
-  locationType?: LocationType;
-  locationDetails?: string | null;
-  color?: string | null;
-  requiresApproval?: boolean;
-  isActive?: boolean;
-  bufferBefore?: number;
-  bufferAfter?: number;
-  minimumNotice?: number;
-  slotInterval?: number | null;
-  bookingWindowDays?: number | null;
-  maxBookingsPerDay?: number | null;
-}
+export type CreateEventTypeCommand = EventTypeInput;
 
 export type UpdateEventTypeCommand = Partial<CreateEventTypeCommand>;
 
@@ -54,27 +37,8 @@ export class EventTypesService {
    */
   async create(organizationId: string, command: CreateEventTypeCommand): Promise<EventType> {
     const now = this.clock.now();
-    const draft = (slug: string): EventType => ({
-      id: newId(),
-      organizationId,
-      title: command.title,
-      slug,
-      description: command.description ?? null,
-      duration: command.duration,
-      locationType: command.locationType ?? DEFAULT_EVENT_TYPE_LOCATION,
-      locationDetails: command.locationDetails ?? null,
-      color: command.color ?? null,
-      requiresApproval: command.requiresApproval ?? false,
-      isActive: command.isActive ?? true,
-      bufferBefore: command.bufferBefore ?? 0,
-      bufferAfter: command.bufferAfter ?? 0,
-      minimumNotice: command.minimumNotice ?? 0,
-      slotInterval: command.slotInterval ?? null,
-      bookingWindowDays: command.bookingWindowDays ?? null,
-      maxBookingsPerDay: command.maxBookingsPerDay ?? null,
-      createdAt: now,
-      updatedAt: now,
-    });
+    const id = newId();
+    const draft = (slug: string): EventType => newEventType({ id, organizationId, slug }, command, now);
     if (command.slug !== undefined)
       return this.eventTypes.insert(this.dataSource.manager, draft(command.slug));
 
@@ -117,14 +81,10 @@ export class EventTypesService {
     command: UpdateEventTypeCommand,
     precondition = Precondition.none<EventType>(),
   ): Promise<EventType> {
+    assertChanges(command);
     const changes: EventTypeChanges = { updatedAt: this.clock.now() };
     for (const [key, value] of Object.entries(command) as [keyof UpdateEventTypeCommand, unknown][]) {
       if (value !== undefined) (changes as Record<string, unknown>)[key] = value;
-    }
-    if (Object.keys(changes).length === 1) {
-      throw new ValidationFailedError([
-        { field: 'body', message: 'must contain at least one field to update' },
-      ]);
     }
     const updated = await writeUnderPrecondition(
       this.dataSource,

@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import {
+  assertChanges,
   Clock,
   newId,
   NotFoundError,
   Page,
   Precondition,
-  ValidationFailedError,
   writeUnderPrecondition,
 } from '@almanac/shared';
 import { DataSource } from 'typeorm';
@@ -67,11 +67,7 @@ export class SchedulesService {
     command: UpdateScheduleCommand,
     precondition = Precondition.none<Schedule>(),
   ): Promise<Schedule> {
-    if (Object.values(command).every((value) => value === undefined)) {
-      throw new ValidationFailedError([
-        { field: 'body', message: 'must contain at least one of name, timezone, availability, date_overrides' },
-      ]);
-    }
+    assertChanges(command);
     const updated = await writeUnderPrecondition(
       this.dataSource,
       precondition,

@@ -1,6 +1,6 @@
-import { isSupportedInstant } from '@almanac/shared/domain';
+import { assertChanges, isSupportedInstant, ValidationFailedError } from '@almanac/shared/domain';
 import type { BookingMetadata } from './booking-metadata';
-import type { BookingStatus } from './booking-status';
+import { assertReschedulable, assertStatusChange, BookingStatus, planCancellation } from './booking-status';
 import type { LocationType } from './location-type';
 
 export interface Booking {
@@ -40,4 +40,183 @@ export function defaultBookingTitle(eventTypeTitle: string | null | undefined): 
 /** Start and end a booking can have: supported instants, the end strictly after the start. */
 export function isBookableSpan(start: Date, end: Date): boolean {
   return isSupportedInstant(start) && isSupportedInstant(end) && end.getTime() > start.getTime();
+}
+
+/** The fields a change may set (a PATCH, a cancellation, an import), besides `updatedAt`. */
+export type ChangeableBookingField =
+  | 'status'
+  | 'startTime'
+  | 'endTime'
+  | 'timezone'
+  | 'title'
+  | 'location'
+  | 'locationType'
+  | 'attendeeName'
+  | 'attendeeEmail'
+  | 'attendeePhone'
+  | 'attendeeTimezone'
+  | 'attendeeNotes'
+  | 'metadata'
+  | 'cancelledAt';
+
+export type BookingChanges = { -readonly [K in ChangeableBookingField]?: Booking[K] } & { updatedAt: Date };
+
+export interface AttendeeInput {
+  name: string;
+  email: string;
+  phone?: string | null;
+  timezone?: string | null;
+  notes?: string | null;
+}
+
+/** What a new booking is made of: the request, and what its schedule and event type lend it. */
+export interface NewBookingInput {
+  id: string;
+  organizationId: string;
+  scheduleId: string;
+  startTime: Date;
+  endTime: Date;
+  timezone?: string | null;
+  title?: string | null;
+  location?: string | null;
+  locationType?: LocationType | null;
+  attendee: AttendeeInput;
+  metadata?: BookingMetadata | null;
+  schedule: { timezone: string };
+  eventType: { id: string; title: string; locationType: LocationType | null; bufferBefore: number; bufferAfter: number } | null;
+}
+
+/**
+ * A new booking (interface §3.1): PENDING whatever the event type's `requires_approval`; title from
+ * the event type, else "Booking"; timezone from the schedule; location type from the event type;
+ * the event type's buffers as they are now (§12).
+ */
+export function newBooking(input: NewBookingInput, now: Date): Booking {
+  const eventType = input.eventType;
+  return {
+    id: input.id,
+    organizationId: input.organizationId,
+    scheduleId: input.scheduleId,
+    eventTypeId: eventType?.id ?? null,
+    startTime: input.startTime,
+    endTime: input.endTime,
+    timezone: input.timezone ?? input.schedule.timezone,
+    status: 'PENDING',
+    title: input.title ?? defaultBookingTitle(eventType?.title),
+    location: input.location ?? null,
+    locationType: input.locationType ?? eventType?.locationType ?? null,
+    attendeeName: input.attendee.name,
+    attendeeEmail: input.attendee.email,
+    attendeePhone: input.attendee.phone ?? null,
+    attendeeTimezone: input.attendee.timezone ?? null,
+    attendeeNotes: input.attendee.notes ?? null,
+    metadata: input.metadata ?? {},
+    bufferBefore: eventType?.bufferBefore ?? 0,
+    bufferAfter: eventType?.bufferAfter ?? 0,
+    createdAt: now,
+    updatedAt: now,
+    cancelledAt: null,
+  };
+}
+
+/** A PATCH of a booking, as the domain reads it: absent fields stay as they are. */
+export interface BookingUpdate {
+  status?: BookingStatus;
+  title?: string;
+  location?: string | null;
+  locationType?: LocationType | null;
+  timezone?: string;
+  metadata?: BookingMetadata;
+  attendee?: Partial<AttendeeInput>;
+  startTime?: Date;
+  endTime?: Date;
+}
+
+/** What a PATCH does to a booking, decided from the booking as it was read. */
+export interface PlannedBookingUpdate {
+  readonly changes: BookingChanges;
+  /**
+   * The status the write must still find (compare-and-swap) when the change depends on it: a status
+   * move, or a reschedule (only PENDING or CONFIRMED bookings move). Undefined: any status will do.
+   */
+  readonly expectedStatus?: BookingStatus;
+  /** The new time, when the PATCH reschedules (it must then fit the availability, §12). */
+  readonly reschedule?: { readonly startTime: Date; readonly endTime: Date };
+  /** The event that announces the change, and the status before it for a status move. */
+  readonly event: string;
+  readonly previousStatus?: BookingStatus;
+}
+
+const STATUS_EVENTS: Partial<Record<BookingStatus, string>> = {
+  CONFIRMED: 'booking.confirmed',
+  CANCELLED: 'booking.cancelled',
+  COMPLETED: 'booking.completed',
+  NO_SHOW: 'booking.no_show',
+};
+
+/**
+ * The rules of Update Booking: status moves follow BOOKING_TRANSITIONS (a cancellation sets
+ * cancelled_at); start_time and end_time move together and only on a PENDING or CONFIRMED booking;
+ * any other field may change in any status; a PATCH that changes nothing is 400.
+ */
+export function planBookingUpdate(current: Booking, update: BookingUpdate, now: Date): PlannedBookingUpdate {
+  const attendee = update.attendee ?? {};
+  const fields = {
+    title: update.title,
+    location: update.location,
+    locationType: update.locationType,
+    timezone: update.timezone,
+    metadata: update.metadata,
+    attendeeName: attendee.name,
+    attendeeEmail: attendee.email,
+    attendeePhone: attendee.phone,
+    attendeeTimezone: attendee.timezone,
+    attendeeNotes: attendee.notes,
+  };
+  assertChanges({ ...fields, status: update.status, startTime: update.startTime, endTime: update.endTime });
+  const changes: BookingChanges = { updatedAt: now };
+  for (const [key, value] of Object.entries(fields)) {
+    if (value !== undefined) (changes as Record<string, unknown>)[key] = value;
+  }
+  let expectedStatus: BookingStatus | undefined;
+  if (update.status !== undefined) {
+    assertStatusChange(current.status, update.status);
+    changes.status = update.status;
+    if (update.status === 'CANCELLED') changes.cancelledAt = now;
+    expectedStatus = current.status;
+  }
+  let reschedule: PlannedBookingUpdate['reschedule'];
+  if (update.startTime !== undefined || update.endTime !== undefined) {
+    if (update.startTime === undefined || update.endTime === undefined) {
+      const field = update.startTime === undefined ? 'start_time' : 'end_time';
+      throw new ValidationFailedError([{ field, message: 'start_time and end_time must be given together' }]);
+    }
+    assertReschedulable(current.status);
+    changes.startTime = update.startTime;
+    changes.endTime = update.endTime;
+    reschedule = { startTime: update.startTime, endTime: update.endTime };
+    expectedStatus = current.status;
+  }
+  const statusEvent = update.status === undefined ? undefined : STATUS_EVENTS[update.status];
+  return {
+    changes,
+    expectedStatus,
+    reschedule,
+    // One event per change: a status move announces the move, anything else booking.updated.
+    event: statusEvent ?? 'booking.updated',
+    previousStatus: update.status === undefined ? undefined : current.status,
+  };
+}
+
+/**
+ * Cancel Booking (DELETE): PENDING or CONFIRMED become CANCELLED with cancelled_at (a
+ * compare-and-swap on the status read); a CANCELLED booking is left as it is (null); COMPLETED and
+ * NO_SHOW are history: 409.
+ */
+export function planBookingCancellation(
+  current: Booking,
+  now: Date,
+): { changes: BookingChanges; expectedStatus: BookingStatus } | null {
+  if (planCancellation(current.status) === 'already_cancelled') return null;
+  return { changes: { status: 'CANCELLED', cancelledAt: now, updatedAt: now }, expectedStatus: current.status };
 }

@@ -1,4 +1,4 @@
-import type { LocationType } from './location-type';
+import { DEFAULT_EVENT_TYPE_LOCATION, LocationType } from './location-type';
 
 export interface EventType {
   readonly id: string;
@@ -37,3 +37,53 @@ export const MIN_SLOT_INTERVAL = 5;
 export const MAX_SLOT_INTERVAL = 1440;
 export const MAX_BOOKING_WINDOW_DAYS = 3650;
 export const MAX_BOOKINGS_PER_DAY = 1000;
+
+/** What a client may set on an event type (create: title and duration required; PATCH: any of them). */
+export interface EventTypeInput {
+  title: string;
+  duration: number;
+  slug?: string;
+  description?: string | null;
+  locationType?: LocationType;
+  locationDetails?: string | null;
+  color?: string | null;
+  requiresApproval?: boolean;
+  isActive?: boolean;
+  bufferBefore?: number;
+  bufferAfter?: number;
+  minimumNotice?: number;
+  slotInterval?: number | null;
+  bookingWindowDays?: number | null;
+  maxBookingsPerDay?: number | null;
+}
+
+/**
+ * A new event type with the defaults of api-decisions: location video, no approval, active;
+ * description, location details and colour null; buffers and notice 0; interval, window of days and
+ * daily limit null.
+ */
+export function newEventType(
+  identity: { id: string; organizationId: string; slug: string },
+  input: EventTypeInput,
+  now: Date,
+): EventType {
+  return {
+    ...identity,
+    title: input.title,
+    description: input.description ?? null,
+    duration: input.duration,
+    locationType: input.locationType ?? DEFAULT_EVENT_TYPE_LOCATION,
+    locationDetails: input.locationDetails ?? null,
+    color: input.color ?? null,
+    requiresApproval: input.requiresApproval ?? false,
+    isActive: input.isActive ?? true,
+    bufferBefore: input.bufferBefore ?? 0,
+    bufferAfter: input.bufferAfter ?? 0,
+    minimumNotice: input.minimumNotice ?? 0,
+    slotInterval: input.slotInterval ?? null,
+    bookingWindowDays: input.bookingWindowDays ?? null,
+    maxBookingsPerDay: input.maxBookingsPerDay ?? null,
+    createdAt: now,
+    updatedAt: now,
+  };
+}

@@ -1,4 +1,4 @@
-import type { Booking } from '../domain/booking';
+import type { Booking, BookingChanges } from '../domain/booking';
 import type { BookingStatus } from '../domain/booking-status';
 import { likeLiteral, Params, setClause, SqlStatement } from './sql-params';
 
@@ -27,23 +27,6 @@ export interface BookingListFilter {
   attendeeEmailContains?: string;
 }
 
-type ChangeableField =
-  | 'status'
-  | 'startTime'
-  | 'endTime'
-  | 'timezone'
-  | 'title'
-  | 'location'
-  | 'locationType'
-  | 'attendeeName'
-  | 'attendeeEmail'
-  | 'attendeePhone'
-  | 'attendeeTimezone'
-  | 'attendeeNotes'
-  | 'metadata'
-  | 'cancelledAt';
-
-export type BookingChanges = { -readonly [K in ChangeableField]?: Booking[K] } & { updatedAt: Date };
 
 const CHANGE_COLUMNS: Readonly<Record<keyof BookingChanges, string>> = {
   status: 'status',

@@ -2,13 +2,12 @@ import { DomainEvent, Outbox, SqlClient } from '@almanac/shared';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Availability, DateOverride, WeeklyRule } from '../domain/availability';
-import type { Booking } from '../domain/booking';
+import type { Booking, BookingChanges } from '../domain/booking';
 import type { BookingRules, BusyBooking } from '../domain/slots';
 import type { BookingMetadata } from '../domain/booking-metadata';
 import type { BookingStatus } from '../domain/booking-status';
 import type { LocationType } from '../domain/location-type';
 import {
-  type BookingChanges,
   type BookingListFilter,
   bookingByIdQuery,
   bookingsByIdsQuery,
@@ -22,7 +21,7 @@ import {
 } from './booking-queries';
 import { pageWithTotal, rowsOf, RunSql, translateBookingWriteError } from './sql';
 
-export type { BookingChanges, BookingListFilter };
+export type { BookingListFilter };
 
 export interface BookingRow {
   id: string;
@@ -153,22 +152,6 @@ export class BookingRepository {
   }
 
   /** Cancels the booking only while it is PENDING or CONFIRMED; null when it is not (or not there). */
-  async cancelIfActive(
-    em: EntityManager,
-    organizationId: string,
-    id: string,
-    now: Date,
-    expectedStatus: BookingStatus,
-  ): Promise<Booking | null> {
-    return this.update(
-      em,
-      organizationId,
-      id,
-      { status: 'CANCELLED', cancelledAt: now, updatedAt: now },
-      expectedStatus,
-    );
-  }
-
   async list(
     em: EntityManager,
     organizationId: string,
