@@ -238,7 +238,7 @@ export class BookingRepository {
     localDate: string,
   ): Promise<void> {
     const query = dailyLimitLockQuery(organizationId, scheduleId, eventTypeId, localDate);
-    await rowsOf(em, query.text, query.values);
+    await this.runner(em)(query.text, query.values);
   }
 
   async countSameDay(
