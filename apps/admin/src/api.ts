@@ -44,6 +44,12 @@ export interface ApiKey {
   revoked_at: string | null;
 }
 
+export interface Schedule {
+  id: string;
+  name: string;
+  timezone: string;
+}
+
 export interface Integration {
   id: string;
   url: string;

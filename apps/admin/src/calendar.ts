@@ -1,4 +1,4 @@
-import { ApiError, call, Integration, org, SessionUser } from './api.js';
+import { ApiError, call, Integration, org, Schedule, SessionUser } from './api.js';
 import { clear, field, h, status, when } from './dom.js';
 
 /** The calendar integration: the masked URL, a form to set (or replace) it, remove. */
@@ -8,7 +8,15 @@ export async function calendarView(main: HTMLElement, user: SessionUser): Promis
   const feedback = h('div', { id: 'integration-feedback' });
 
   const url = field('iCalendar feed URL', { type: 'url', name: 'url', required: true, placeholder: 'https://…/basic.ics' });
-  const schedule = field('Schedule id (receives the imported bookings)', { type: 'text', name: 'schedule_id', required: true, class: 'mono' });
+  // The organization's schedules to choose from (the first 100: an import target is picked by name).
+  const schedules = (await call<{ data: Schedule[] }>('GET', `${org(user.organization_id, 'schedules')}?limit=100`)).data;
+  const scheduleSelect = h(
+    'select',
+    { name: 'schedule_id', required: true },
+    h('option', { value: '' }, schedules.length ? 'Choose a schedule…' : 'No schedule yet: create one with the API'),
+    ...schedules.map((s) => h('option', { value: s.id }, `${s.name} (${s.timezone})`)),
+  );
+  const schedule = { label: h('label', {}, 'Schedule (receives the imported bookings)', scheduleSelect), input: scheduleSelect };
   const name = field('Name (attendee when an event names nobody)', { type: 'text', name: 'name', maxlength: '300' });
   const submit = h('button', { type: 'submit' }, 'Save integration');
   const form = h('form', { id: 'integration-form' }, url.label, schedule.label, name.label, h('div', { class: 'row' }, submit));
@@ -55,7 +63,7 @@ export async function calendarView(main: HTMLElement, user: SessionUser): Promis
         h('dt', {}, 'Feed (masked)'),
         h('dd', { class: 'mono', id: 'integration-url' }, integration.url),
         h('dt', {}, 'Schedule'),
-        h('dd', { class: 'mono' }, integration.schedule_id),
+        h('dd', {}, schedules.find((s) => s.id === integration.schedule_id)?.name ?? integration.schedule_id),
         h('dt', {}, 'Name'),
         h('dd', {}, integration.name),
         h('dt', {}, 'Last import'),

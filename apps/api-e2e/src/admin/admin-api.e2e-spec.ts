@@ -39,6 +39,21 @@ describe('admin console endpoints (e2e)', () => {
 
   const as = (a: Admin, method: 'get' | 'post' | 'patch' | 'delete', path: string) => t.api[method](path).set('Cookie', a.cookie).set('Origin', ORIGIN);
 
+  describe('schedules', () => {
+    it("lists the organization's schedules for the session (paginated, with Link); another organization: 403; a bearer key: 401", async () => {
+      const a = await admin();
+      const b = await admin();
+      for (const name of ['Room A', 'Room B', 'Room C']) await t.api.post('/api/v1/schedules').set(a.auth).send({ name }).expect(201);
+      await t.api.post('/api/v1/schedules').set(b.auth).send({ name: 'Other' }).expect(201);
+      const page = await as(a, 'get', `/api/organizations/${a.orgId}/schedules?limit=2`).expect(200);
+      expect(page.body.data.map((s: { name: string }) => s.name)).toEqual(['Room A', 'Room B']);
+      expect(page.body.meta).toEqual({ total: 3, limit: 2, offset: 0, hasMore: true });
+      expect(page.headers['link']).toContain(`</api/organizations/${a.orgId}/schedules?limit=2&offset=2>; rel="next"`);
+      await as(a, 'get', `/api/organizations/${b.orgId}/schedules`).expect(403);
+      await t.api.get(`/api/organizations/${a.orgId}/schedules`).set(a.auth).expect(401);
+    });
+  });
+
   describe('API keys', () => {
     it('creates a key shown once, lists it without the key or its hash, and the key works on /api/v1', async () => {
       const a = await admin();

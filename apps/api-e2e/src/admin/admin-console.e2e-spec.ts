@@ -136,7 +136,10 @@ describe('admin console in a real browser (e2e)', () => {
     await page.waitForSelector('#integration-form');
     await page.waitForSelector('#integration-none');
     await page.type('#integration-form input[name=url]', `${feeds.base}/feed.ics`);
-    await page.type('#integration-form input[name=schedule_id]', scheduleId);
+    // The schedule is chosen by name from the organization's schedules (keyboard: focus the select, pick).
+    const options = await page.$$eval('#integration-form select[name=schedule_id] option', (list) => list.map((o) => o.textContent));
+    expect(options).toEqual(['Choose a schedule…', 'Imported (UTC)']);
+    await page.select('#integration-form select[name=schedule_id]', scheduleId);
     await page.type('#integration-form input[name=name]', 'Clinic');
     await page.click('#integration-form button[type=submit]');
     await page.waitForSelector('#integration-url');

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { registerErrorCodes } from '@almanac/shared';
+import { AdminSchedulesController } from './api/admin-schedules.controller';
 import { BookingsController } from './api/bookings.controller';
 import {
   BookingCalendarController,
@@ -36,6 +37,7 @@ registerErrorCodes('scheduling', SCHEDULING_ERROR_CODES);
     BookingsController,
     EventTypesController,
     SlotsController,
+    AdminSchedulesController,
   ],
   providers: [
     ScheduleRepository,

@@ -6,7 +6,6 @@ import {
   ApiProblems,
   Clock,
   DomainError,
-  ForbiddenError,
   ListResponse,
   PageQuery,
   pageOf,
@@ -17,14 +16,11 @@ import {
 import type { Response } from 'express';
 import { IdentityService } from '../application/identity.service';
 import { AdminSessionInfo } from '../domain/admin-session';
-import { AdminController, AdminSession } from './decorators';
+import { AdminController, AdminSession, assertOwnOrganization } from './decorators';
 import { AdminApiKeyResponse, CreateAdminApiKeyDto, CreatedAdminApiKeyResponse, toAdminApiKey } from './dto/admin-api-key.dto';
 
 const ORG = UuidParam('Organization');
 
-function assertOwn(admin: AdminSessionInfo, organizationId: string): void {
-  if (admin.organizationId !== organizationId) throw new ForbiddenError('You may only manage your own organization.');
-}
 
 /** The organization's API keys, for its admins (session cookie): list, create, revoke. */
 @AdminController('organizations/:organizationId/api-keys', 'admin-api-keys')
@@ -43,7 +39,7 @@ export class AdminApiKeysController {
     @Param('organizationId', ORG) organizationId: string,
     @Query() query: PageQuery,
   ): Promise<ListResponse<AdminApiKeyResponse>> {
-    assertOwn(admin, organizationId);
+    assertOwnOrganization(admin, organizationId);
     const page = resolvePage(query);
     const { items, total } = await this.identity.listApiKeys(organizationId, page);
     return pageOf(items.map(toAdminApiKey), total, page);
@@ -59,7 +55,7 @@ export class AdminApiKeysController {
     @Body() body: CreateAdminApiKeyDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ data: CreatedAdminApiKeyResponse }> {
-    assertOwn(admin, organizationId);
+    assertOwnOrganization(admin, organizationId);
     const expiresAt = body.expires_at ? parseDateOrDateTime(body.expires_at)!.instant : null;
     if (expiresAt && expiresAt.getTime() <= this.clock.now().getTime()) {
       throw new DomainError('validation_failed', 'expires_at must be in the future', [{ field: 'expires_at', message: 'must be in the future' }]);
@@ -85,7 +81,7 @@ export class AdminApiKeysController {
     @Param('organizationId', ORG) organizationId: string,
     @Param('id', UuidParam('API key')) id: string,
   ): Promise<{ data: AdminApiKeyResponse }> {
-    assertOwn(admin, organizationId);
+    assertOwnOrganization(admin, organizationId);
     return { data: toAdminApiKey(await this.identity.revokeOrganizationApiKey(organizationId, id)) };
   }
 }

@@ -9,7 +9,7 @@ import {
 } from '@nestjs/common';
 import { METHOD_METADATA } from '@nestjs/common/constants';
 import { ApiBearerAuth, ApiCookieAuth, ApiTags } from '@nestjs/swagger';
-import { ApiProblems, BEARER_SCHEME, SESSION_SCHEME } from '@almanac/shared';
+import { ApiProblems, BEARER_SCHEME, ForbiddenError, SESSION_SCHEME } from '@almanac/shared';
 import { AdminSessionInfo } from '../domain/admin-session';
 import { ApiPrincipal } from '../domain/principal';
 import { ApiKeyGuard, RequestWithPrincipal } from './api-key.guard';
@@ -79,3 +79,11 @@ export const AdminSession = createParamDecorator(
     return session;
   },
 );
+
+/**
+ * The one rule of every `/api/organizations/{organizationId}/…` route: an admin manages their own
+ * organization only; another organization's id is 403 `forbidden`.
+ */
+export function assertOwnOrganization(admin: AdminSessionInfo, organizationId: string): void {
+  if (admin.organizationId !== organizationId) throw new ForbiddenError('You may only manage your own organization.');
+}

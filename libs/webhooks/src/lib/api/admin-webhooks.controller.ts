@@ -1,12 +1,11 @@
 import { Body, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { AdminController, AdminSession, AdminSessionInfo } from '@almanac/identity';
+import { AdminController, AdminSession, AdminSessionInfo, assertOwnOrganization } from '@almanac/identity';
 import {
   ApiDataResponse,
   ApiListResponse,
   ApiProblems,
   Conditional,
-  ForbiddenError,
   IfMatch,
   IfMatchHeader,
   ListResponse,
@@ -22,9 +21,6 @@ import { CreatedWebhookResponse, DeliveryResponse, toDelivery, toWebhook, webhoo
 const ORG = UuidParam('Organization');
 const HOOK = UuidParam('Webhook');
 
-function assertOwn(admin: AdminSessionInfo, organizationId: string): void {
-  if (admin.organizationId !== organizationId) throw new ForbiddenError('You may only manage your own organization.');
-}
 
 /**
  * The organization's webhooks for the admin console (session cookie): the same use cases as
@@ -43,7 +39,7 @@ export class AdminWebhooksController {
     @Param('organizationId', ORG) organizationId: string,
     @Query() query: DeliveryListQuery,
   ): Promise<ListResponse<WebhookResponse>> {
-    assertOwn(admin, organizationId);
+    assertOwnOrganization(admin, organizationId);
     const page = resolvePage(query);
     const { items, total } = await this.webhooks.list(organizationId, page);
     return pageOf(items.map(toWebhook), total, page);
@@ -59,7 +55,7 @@ export class AdminWebhooksController {
     @Body() body: CreateWebhookDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ data: CreatedWebhookResponse }> {
-    assertOwn(admin, organizationId);
+    assertOwnOrganization(admin, organizationId);
     const created = await this.webhooks.create(organizationId, body);
     res.setHeader('Location', `/api/organizations/${organizationId}/webhooks/${created.id}`);
     return { data: { ...toWebhook(created), secret: created.secret } };
@@ -77,7 +73,7 @@ export class AdminWebhooksController {
     @Body() body: UpdateWebhookDto,
     @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: WebhookResponse }> {
-    assertOwn(admin, organizationId);
+    assertOwnOrganization(admin, organizationId);
     return webhookBody(await this.webhooks.update(organizationId, id, body ?? {}, ifMatch.of(webhookBody)));
   }
 
@@ -91,7 +87,7 @@ export class AdminWebhooksController {
     @Param('id', HOOK) id: string,
     @Query() query: DeliveryListQuery,
   ): Promise<ListResponse<DeliveryResponse>> {
-    assertOwn(admin, organizationId);
+    assertOwnOrganization(admin, organizationId);
     const page = resolvePage(query);
     const { items, total } = await this.webhooks.deliveries(organizationId, id, query.status, page);
     return pageOf(items.map(toDelivery), total, page);
@@ -108,7 +104,7 @@ export class AdminWebhooksController {
     @Param('id', HOOK) id: string,
     @Param('deliveryId', UuidParam('Delivery')) deliveryId: string,
   ): Promise<{ data: DeliveryResponse }> {
-    assertOwn(admin, organizationId);
+    assertOwnOrganization(admin, organizationId);
     return { data: toDelivery(await this.webhooks.redeliver(organizationId, id, deliveryId)) };
   }
 
@@ -122,7 +118,7 @@ export class AdminWebhooksController {
     @Param('organizationId', ORG) organizationId: string,
     @Param('id', HOOK) id: string,
   ): Promise<{ data: DeliveryResponse }> {
-    assertOwn(admin, organizationId);
+    assertOwnOrganization(admin, organizationId);
     return { data: toDelivery(await this.webhooks.ping(organizationId, id)) };
   }
 }
