@@ -7,23 +7,16 @@ import {
   SyncInProgressError,
   UpstreamFailedError,
 } from '../domain/calendar-provider';
+import { toImportResult } from '../api/import-result.mapper';
 import { CalendarIntegration } from '../domain/calendar-integration';
 import { emptySkipCounts, feedContact, feedSkipReason, SkipReason } from '../domain/feed-occurrence';
 import { resolveSyncRange } from '../domain/sync-range';
+import { ImportOutcome } from '../domain/sync-run';
 import { CalendarIntegrationRepository } from '../infrastructure/calendar-integration.repository';
 import { CalendarSyncHistoryRepository } from '../infrastructure/calendar-sync-history.repository';
 import { assertOwnOrganization } from './calendar-integration.service';
 
 export const CALENDAR_PROVIDERS = Symbol('CALENDAR_PROVIDERS');
-
-export interface ImportResult {
-  success: true;
-  synced: number;
-  skipped: number;
-  updated: number;
-  cancelled: number;
-  skipped_reasons: Record<SkipReason, number>;
-}
 
 type Range = { start: Date; end: Date };
 
@@ -52,7 +45,7 @@ export class ImportExternalBookingsService {
     private readonly history: CalendarSyncHistoryRepository,
   ) {}
 
-  async run(admin: { organizationId: string }, input: { organizationId: string; startDate: Date | null; endDate: Date | null }): Promise<ImportResult> {
+  async run(admin: { organizationId: string }, input: { organizationId: string; startDate: Date | null; endDate: Date | null }): Promise<ImportOutcome> {
     assertOwnOrganization(admin.organizationId, input.organizationId);
     const organizationId = input.organizationId;
     const range = resolveSyncRange(this.clock.now(), input.startDate, input.endDate);
@@ -74,13 +67,12 @@ export class ImportExternalBookingsService {
         await this.integrations.markSynced(organizationId, integration.id, claimId, this.clock.now());
         skipped.duplicate += outcome.duplicate;
         skipped.conflict += outcome.conflict;
-        const summary: ImportResult = {
-          success: true,
+        const summary: ImportOutcome = {
           synced: outcome.synced,
           skipped: Object.values(skipped).reduce((sum, n) => sum + n, 0),
           updated: outcome.updated,
           cancelled: outcome.cancelled,
-          skipped_reasons: skipped,
+          skippedReasons: skipped,
         };
         // The import's summary is announced with the bookings it changed, in the same transaction.
         await this.outbox.record(this.transactions.manager(), {
@@ -90,7 +82,7 @@ export class ImportExternalBookingsService {
             schedule_id: integration.scheduleId,
             start_date: range.start.toISOString(),
             end_date: range.end.toISOString(),
-            ...summary,
+            ...toImportResult(summary),
           },
           occurredAt: this.clock.now(),
         });
@@ -107,14 +99,14 @@ export class ImportExternalBookingsService {
             skipped: summary.skipped,
             updated: summary.updated,
             cancelled: summary.cancelled,
-            skipped_reasons: summary.skipped_reasons,
+            skipped_reasons: { ...summary.skippedReasons },
           },
           error: null,
         });
         return summary;
       });
       this.logger.log(
-        { organization_id: organizationId, ms: Date.now() - started, fetch_ms: fetchMs, transaction_ms: Date.now() - writeStarted, ...result },
+        { organization_id: organizationId, ms: Date.now() - started, fetch_ms: fetchMs, transaction_ms: Date.now() - writeStarted, ...toImportResult(result) },
         'calendar import finished',
       );
       return result;

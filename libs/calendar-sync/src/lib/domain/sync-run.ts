@@ -1,3 +1,5 @@
+import type { SkipReason } from './feed-occurrence';
+
 export interface SyncSummary {
   synced: number;
   skipped: number;
@@ -17,4 +19,14 @@ export interface SyncRun {
   status: 'succeeded' | 'failed';
   summary: SyncSummary | null;
   error: { code: string; message: string } | null;
+}
+
+/** What one import did: bookings created, updated and cancelled, and the occurrences skipped, by reason. */
+export interface ImportOutcome {
+  synced: number;
+  /** The sum of `skippedReasons`. */
+  skipped: number;
+  updated: number;
+  cancelled: number;
+  skippedReasons: Record<SkipReason, number>;
 }
