@@ -422,6 +422,104 @@ describe('calendar sync (e2e)', () => {
       expect(await importedBookings(a.orgId)).toHaveLength(4);
     });
 
+    it('holds no lock and no transaction while the feed is read; the run is claimed on the integration row', async () => {
+      const a = await admin();
+      await integrate(a, '/held.ics');
+      const held = feeds.hold(readFixture('apple'));
+      const first = sync(a).then((res) => res);
+      await held.arrived;
+      const lock = await t.query(
+        `SELECT 1 FROM pg_locks
+          WHERE locktype = 'advisory' AND objsubid = 1 AND ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, 0)`,
+        [`calendar-sync:${a.orgId}`],
+      );
+      expect(lock).toEqual([]);
+      expect(
+        await t.query(`SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND state LIKE 'idle in transaction%'`),
+      ).toEqual([]);
+      const [claimed] = await t.query<{ claimed: boolean }>(
+        'SELECT import_claim IS NOT NULL AND import_claimed_until > now() AS claimed FROM calendar_integrations WHERE organization_id = $1',
+        [a.orgId],
+      );
+      expect(claimed!.claimed).toBe(true);
+      held.release();
+      expect((await first).status).toBe(200);
+      const [after] = await t.query<{ import_claim: string | null; import_claimed_until: Date | null }>(
+        'SELECT import_claim, import_claimed_until FROM calendar_integrations WHERE organization_id = $1',
+        [a.orgId],
+      );
+      expect(after).toEqual({ import_claim: null, import_claimed_until: null });
+    });
+
+    it('refuses a run while a live claim stands, and takes over a claim whose time is up', async () => {
+      const a = await admin();
+      feeds.feeds.set('/claimed.ics', readFixture('apple'));
+      await integrate(a, '/claimed.ics');
+      const claim = '0193a3c2-7d1e-7c4e-9a57-2f5b8e1c0d9b';
+      await t.query(
+        `UPDATE calendar_integrations SET import_claim = $2, import_claimed_until = now() + interval '1 minute' WHERE organization_id = $1`,
+        [a.orgId, claim],
+      );
+      expect((await sync(a).expect(409)).body.code).toBe('sync_in_progress');
+      const [live] = await t.query<{ import_claim: string }>('SELECT import_claim FROM calendar_integrations WHERE organization_id = $1', [
+        a.orgId,
+      ]);
+      expect(live!.import_claim).toBe(claim);
+      // A refused run is not a run.
+      expect(await t.query('SELECT 1 FROM calendar_syncs WHERE organization_id = $1', [a.orgId])).toEqual([]);
+      // An instance that died mid-run leaves a claim that expires.
+      await t.query(`UPDATE calendar_integrations SET import_claimed_until = now() - interval '1 second' WHERE organization_id = $1`, [
+        a.orgId,
+      ]);
+      expect((await sync(a).expect(200)).body.synced).toBe(4);
+      expect(await t.query('SELECT 1 FROM calendar_integrations WHERE organization_id = $1 AND import_claim IS NULL', [a.orgId])).toHaveLength(1);
+    });
+
+    it("answers 409 when the organization's lock is taken at write time, and releases its claim", async () => {
+      const a = await admin();
+      feeds.feeds.set('/locked.ics', readFixture('apple'));
+      await integrate(a, '/locked.ics');
+      const other = t.dataSource.createQueryRunner();
+      await other.connect();
+      try {
+        await other.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [`calendar-sync:${a.orgId}`]);
+        expect((await sync(a).expect(409)).body.code).toBe('sync_in_progress');
+        expect(await importedBookings(a.orgId)).toEqual([]);
+        expect(await t.query('SELECT 1 FROM calendar_syncs WHERE organization_id = $1', [a.orgId])).toEqual([]);
+        await other.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [`calendar-sync:${a.orgId}`]);
+      } finally {
+        await other.release();
+      }
+      expect((await sync(a).expect(200)).body.synced).toBe(4);
+    });
+
+    it('releases the claim of a failed run', async () => {
+      const a = await admin();
+      await integrate(a, '/down.ics');
+      await sync(a).expect(502);
+      expect(await t.query('SELECT 1 FROM calendar_integrations WHERE organization_id = $1 AND import_claim IS NULL', [a.orgId])).toHaveLength(1);
+      const [run] = await t.query<{ status: string; error_code: string }>('SELECT status, error_code FROM calendar_syncs WHERE organization_id = $1', [
+        a.orgId,
+      ]);
+      expect(run).toEqual({ status: 'failed', error_code: 'upstream_failed' });
+    });
+
+    it("goes with its schedule: deleting the integration's schedule deletes the integration", async () => {
+      const a = await admin();
+      await integrate(a, '/google.ics');
+      await t.api.delete(`/api/v1/schedules/${a.scheduleId}`).set(a.auth).expect(200);
+      await t.api.get(`/api/organizations/${a.orgId}/calendar-integration`).set('Cookie', a.cookie).expect(404);
+      expect(await t.query('SELECT 1 FROM calendar_integrations WHERE organization_id = $1', [a.orgId])).toEqual([]);
+      // The database refuses an integration whose schedule does not exist in the organization.
+      await expect(
+        t.query(
+          `INSERT INTO calendar_integrations (id, organization_id, provider, url, schedule_id, name, created_at, updated_at)
+           VALUES ($1, $2, 'ics', 'https://example.com/x.ics', $3, 'X', now(), now())`,
+          ['0193a3c2-7d1e-7c4e-9a57-2f5b8e1c0d9c', a.orgId, a.scheduleId],
+        ),
+      ).rejects.toMatchObject({ driverError: expect.objectContaining({ code: '23503' }) });
+    });
+
     it('imports a feed of 5,000 occurrences in one call', async () => {
       const a = await admin();
       const lines = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Almanac test//EN'];

@@ -1,24 +1,43 @@
-import { ExternalBookingsService, ExternalOccurrence } from '@almanac/scheduling';
-import type { EntityManager } from 'typeorm';
+import { ExternalBookingsService, ImportedBooking } from '@almanac/scheduling';
+import { Transactions } from '@almanac/shared';
 import { createTestApp, Tenant, TestApp } from '../support/test-app';
 import { BOOKING_FIELDS, bookingBody, createSchedule, SCHEDULING_TEST_CONFIG, UNKNOWN_ID } from './scheduling-helpers';
 
-const RANGE = { rangeStart: new Date('2027-06-01T00:00:00Z'), rangeEnd: new Date('2027-07-01T00:00:00Z') };
+const RANGE = { start: new Date('2027-06-01T00:00:00Z'), end: new Date('2027-07-01T00:00:00Z') };
 const H = 3_600_000;
 
-function occurrence(uid: string, startIso: string, extra: Partial<ExternalOccurrence> = {}): ExternalOccurrence {
+interface OccurrenceFields {
+  recurrenceId: string | null;
+  title: string;
+  location: string | null;
+  end: Date;
+  attendeeName: string;
+  attendeeEmail: string | null;
+}
+
+function occurrence(uid: string, startIso: string, extra: Partial<OccurrenceFields> = {}): ImportedBooking {
   const start = new Date(startIso);
-  return {
-    externalUid: uid,
+  const o: OccurrenceFields = {
     recurrenceId: null,
     title: `Event ${uid}`,
     location: 'Room 1',
-    start,
     end: new Date(start.getTime() + H),
     attendeeName: 'Organizer',
     attendeeEmail: 'organizer@example.com',
     ...extra,
   };
+  return ImportedBooking.from(
+    {
+      uid,
+      recurrenceId: o.recurrenceId,
+      title: o.title,
+      location: o.location,
+      start,
+      end: o.end,
+      contact: { name: o.attendeeName, email: o.attendeeEmail },
+    },
+    'External calendar',
+  );
 }
 
 interface Row {
@@ -36,18 +55,18 @@ interface Row {
 
 /**
  * The service calendar-sync imports with, against real PostgreSQL: the keyed upsert, the counts,
- * overlaps inside the caller's transaction, and 5,000 occurrences in a handful of statements.
+ * overlaps inside the caller's transaction (an ambient `Transactions.run`), and 5,000 occurrences in
+ * a handful of statements.
  */
 describe('ExternalBookingsService (PostgreSQL)', () => {
   let t: TestApp;
   let service: ExternalBookingsService;
+  let transactions: Transactions;
   let a: Tenant;
   let scheduleId: string;
 
-  async function sync(occurrences: ExternalOccurrence[], range = RANGE, schedule = scheduleId) {
-    return t.dataSource.transaction((em) =>
-      service.syncOccurrences(em, { organizationId: a.orgId, scheduleId: schedule, ...range, occurrences }),
-    );
+  async function sync(occurrences: ImportedBooking[], range = RANGE, schedule = scheduleId) {
+    return service.reconcileImported(a.orgId, schedule, range, occurrences);
   }
 
   async function rows(schedule = scheduleId): Promise<Row[]> {
@@ -62,6 +81,7 @@ describe('ExternalBookingsService (PostgreSQL)', () => {
     t = await createTestApp({ config: SCHEDULING_TEST_CONFIG });
     t.clock.set('2027-05-01T00:00:00.000Z');
     service = t.app.get(ExternalBookingsService);
+    transactions = t.app.get(Transactions);
   });
   afterAll(async () => t.close());
   beforeEach(async () => {
@@ -116,7 +136,7 @@ describe('ExternalBookingsService (PostgreSQL)', () => {
       occurrence('keep', '2027-06-06T09:00:00Z'),
     ]);
     // An import of a wider range earlier left a booking outside this range.
-    await sync([occurrence('outside', '2027-07-05T09:00:00Z')], { rangeStart: new Date('2027-07-01T00:00:00Z'), rangeEnd: new Date('2027-08-01T00:00:00Z') });
+    await sync([occurrence('outside', '2027-07-05T09:00:00Z')], { start: new Date('2027-07-01T00:00:00Z'), end: new Date('2027-08-01T00:00:00Z') });
     t.clock.set('2027-05-02T00:00:00.000Z');
     const outcome = await sync([
       occurrence('move', '2027-06-20T10:00:00Z'),
@@ -163,12 +183,8 @@ describe('ExternalBookingsService (PostgreSQL)', () => {
   it('counts overlaps as conflicts without aborting the caller’s transaction', async () => {
     const manual = await t.api.post('/api/v1/bookings').set(a.auth).send(bookingBody(scheduleId, { start_time: '2027-06-02T09:30:00Z', end_time: '2027-06-02T10:30:00Z' })).expect(201);
     await sync([occurrence('moving', '2027-06-05T09:00:00Z'), occurrence('moving-ok', '2027-06-05T12:00:00Z')]);
-    const outcome = await t.dataSource.transaction(async (em: EntityManager) => {
-      const result = await service.syncOccurrences(em, {
-        organizationId: a.orgId,
-        scheduleId,
-        ...RANGE,
-        occurrences: [
+    const outcome = await transactions.run(async () => {
+      const result = await service.reconcileImported(a.orgId, scheduleId, RANGE, [
           occurrence('clash', '2027-06-02T09:00:00Z'),
           occurrence('first', '2027-06-03T09:00:00Z'),
           occurrence('second-overlaps-first', '2027-06-03T09:30:00Z'),
@@ -177,10 +193,9 @@ describe('ExternalBookingsService (PostgreSQL)', () => {
           occurrence('moving-ok', '2027-06-07T12:00:00Z'),
           occurrence('zero', '2027-06-04T09:00:00Z', { end: new Date('2027-06-04T09:00:00Z') }),
           occurrence('fine', '2027-06-06T09:00:00Z'),
-        ],
-      });
+      ]);
       // The transaction is still usable after the overlaps.
-      await em.query('INSERT INTO schedules (id, organization_id, name, timezone, created_at, updated_at) VALUES ($1, $2, $3, $4, now(), now())', [
+      await transactions.manager().query('INSERT INTO schedules (id, organization_id, name, timezone, created_at, updated_at) VALUES ($1, $2, $3, $4, now(), now())', [
         '01900000-0000-7000-8000-0000000000aa',
         a.orgId,
         'written after the sync',
@@ -199,8 +214,8 @@ describe('ExternalBookingsService (PostgreSQL)', () => {
 
   it("runs in the caller's transaction: a rollback leaves nothing behind", async () => {
     await expect(
-      t.dataSource.transaction(async (em) => {
-        await service.syncOccurrences(em, { organizationId: a.orgId, scheduleId, ...RANGE, occurrences: [occurrence('x', '2027-06-02T09:00:00Z')] });
+      transactions.run(async () => {
+        await service.reconcileImported(a.orgId, scheduleId, RANGE, [occurrence('x', '2027-06-02T09:00:00Z')]);
         throw new Error('caller fails later');
       }),
     ).rejects.toThrow('caller fails later');
@@ -208,16 +223,11 @@ describe('ExternalBookingsService (PostgreSQL)', () => {
   });
 
   it('opens a transaction of its own when given none, and refuses an unknown schedule with invalid_reference', async () => {
-    const outcome = await service.syncOccurrences(t.dataSource.manager, {
-      organizationId: a.orgId,
-      scheduleId,
-      ...RANGE,
-      occurrences: [occurrence('solo', '2027-06-02T09:00:00Z')],
-    });
+    const outcome = await service.reconcileImported(a.orgId, scheduleId, RANGE, [occurrence('solo', '2027-06-02T09:00:00Z')]);
     expect(outcome.synced).toBe(1);
     const b = await t.tenant();
     await expect(
-      t.dataSource.transaction((em) => service.syncOccurrences(em, { organizationId: b.orgId, scheduleId, ...RANGE, occurrences: [] })),
+      transactions.run(() => service.reconcileImported(b.orgId, scheduleId, RANGE, [])),
     ).rejects.toMatchObject({ code: 'invalid_reference' });
   });
 
@@ -240,7 +250,7 @@ describe('ExternalBookingsService (PostgreSQL)', () => {
   it('imports 5,000 occurrences in a handful of statements, and re-syncs them as duplicates', async () => {
     // Ten manual bookings sit where ten of the occurrences fall.
     for (let i = 0; i < 10; i++) {
-      const start = new Date(RANGE.rangeStart.getTime() + i * 500 * 5 * 60_000);
+      const start = new Date(RANGE.start.getTime() + i * 500 * 5 * 60_000);
       await t.api
         .post('/api/v1/bookings')
         .set(a.auth)
@@ -248,23 +258,25 @@ describe('ExternalBookingsService (PostgreSQL)', () => {
         .expect(201);
     }
     const feed = Array.from({ length: 5000 }, (_, i) => {
-      const start = new Date(RANGE.rangeStart.getTime() + i * 5 * 60_000);
+      const start = new Date(RANGE.start.getTime() + i * 5 * 60_000);
       return occurrence('series', start.toISOString(), { recurrenceId: start.toISOString(), end: new Date(start.getTime() + 4 * 60_000) });
     });
 
     const statements = { count: 0 };
-    const counted = async <T>(fn: (em: EntityManager) => Promise<T>) =>
-      t.dataSource.transaction(async (em) => {
+    // Counts the statements of the ambient transaction the service joins.
+    const counted = async <T>(fn: () => Promise<T>) =>
+      transactions.run(async () => {
+        const em = transactions.manager();
         const original = em.query.bind(em);
         em.query = ((sql: string, params?: unknown[]) => {
           statements.count += 1;
           return original(sql, params);
         }) as typeof em.query;
-        return fn(em);
+        return fn();
       });
 
     let started = Date.now();
-    const first = await counted((em) => service.syncOccurrences(em, { organizationId: a.orgId, scheduleId, ...RANGE, occurrences: feed }));
+    const first = await counted(() => service.reconcileImported(a.orgId, scheduleId, RANGE, feed));
     const firstMs = Date.now() - started;
     expect(first).toEqual({ synced: 4990, updated: 0, cancelled: 0, duplicate: 0, conflict: 10 });
     expect(statements.count).toBeLessThanOrEqual(20);
@@ -272,7 +284,7 @@ describe('ExternalBookingsService (PostgreSQL)', () => {
 
     statements.count = 0;
     started = Date.now();
-    const second = await counted((em) => service.syncOccurrences(em, { organizationId: a.orgId, scheduleId, ...RANGE, occurrences: feed }));
+    const second = await counted(() => service.reconcileImported(a.orgId, scheduleId, RANGE, feed));
     const secondMs = Date.now() - started;
     expect(second).toEqual({ synced: 0, updated: 0, cancelled: 0, duplicate: 4990, conflict: 10 });
     expect(statements.count).toBeLessThanOrEqual(20);

@@ -1,5 +1,4 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { SchedulingModule } from '@almanac/scheduling';
 import { registerErrorCodes } from '@almanac/shared';
 import { CalendarIntegrationController } from './api/calendar-integration.controller';
@@ -10,7 +9,7 @@ import {
   CALENDAR_PROVIDERS,
   ImportExternalBookingsService,
 } from './application/import-external-bookings.service';
-import { CalendarIntegrationOrmEntity } from './infrastructure/calendar-integration.orm-entity';
+import { CalendarIntegrationRepository } from './infrastructure/calendar-integration.repository';
 import { CalendarSyncHistoryRepository } from './infrastructure/calendar-sync-history.repository';
 import { IcsCalendarProvider } from './infrastructure/ics-calendar.provider';
 import { CALENDAR_SYNC_ERROR_CODES } from './domain/calendar-provider';
@@ -19,7 +18,7 @@ import { CALENDAR_SYNC_ERROR_CODES } from './domain/calendar-provider';
 registerErrorCodes('calendar-sync', CALENDAR_SYNC_ERROR_CODES);
 
 @Module({
-  imports: [TypeOrmModule.forFeature([CalendarIntegrationOrmEntity]), SchedulingModule],
+  imports: [SchedulingModule],
   controllers: [CalendarIntegrationController, SyncExternalController, CalendarSyncsController],
   providers: [
     IcsCalendarProvider,
@@ -31,6 +30,7 @@ registerErrorCodes('calendar-sync', CALENDAR_SYNC_ERROR_CODES);
     CalendarIntegrationService,
     ImportExternalBookingsService,
     CalendarSyncHistoryRepository,
+    CalendarIntegrationRepository,
   ],
 })
 export class CalendarSyncModule {}

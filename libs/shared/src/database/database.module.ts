@@ -7,6 +7,7 @@ import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
 import { MIGRATIONS_TABLE, MigrationClass, runMigrationsLocked } from './migrations';
 import { SqlClient } from './sql-client';
 import { Outbox } from '../outbox/outbox';
+import { Transactions } from './transactions';
 
 /** Holds the embedded server (when one was started) so it can be stopped after the pool closes. */
 @Injectable()
@@ -45,7 +46,7 @@ export interface DatabaseModuleOptions {
 @Module({})
 export class DatabaseServerModule {
   static forRoot(): DynamicModule {
-    return { module: DatabaseServerModule, providers: [DatabaseServer, SqlClient, Outbox], exports: [DatabaseServer, SqlClient, Outbox] };
+    return { module: DatabaseServerModule, providers: [DatabaseServer, SqlClient, Outbox, Transactions], exports: [DatabaseServer, SqlClient, Outbox, Transactions] };
   }
 }
 

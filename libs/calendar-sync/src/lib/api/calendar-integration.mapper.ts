@@ -1,8 +1,8 @@
 import { maskFeedUrl } from '../domain/feed-url';
-import { CalendarIntegrationOrmEntity } from '../infrastructure/calendar-integration.orm-entity';
+import { CalendarIntegration } from '../domain/calendar-integration';
 import { CalendarIntegrationResponse } from './dto/calendar-integration.dto';
 
-export function toIntegrationResponse(entity: CalendarIntegrationOrmEntity): CalendarIntegrationResponse {
+export function toIntegrationResponse(entity: CalendarIntegration): CalendarIntegrationResponse {
   return {
     id: entity.id,
     organization_id: entity.organizationId,

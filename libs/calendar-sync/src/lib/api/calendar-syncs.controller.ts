@@ -2,13 +2,12 @@ import { Get, Param, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { AdminController, AdminSession, AdminSessionInfo } from '@almanac/identity';
 import { ApiListResponse, ApiProblems, ListResponse, PageQuery, pageOf, resolvePage, UuidParam } from '@almanac/shared';
-import { assertOwnOrganization } from '../application/calendar-integration.service';
-import { CalendarSyncHistoryRepository } from '../infrastructure/calendar-sync-history.repository';
+import { assertOwnOrganization, CalendarIntegrationService } from '../application/calendar-integration.service';
 import { CalendarSyncRunResponse, toSyncRun } from './dto/calendar-sync-run.dto';
 
 @AdminController('organizations/:organizationId/calendar-syncs', 'calendar-sync')
 export class CalendarSyncsController {
-  constructor(private readonly history: CalendarSyncHistoryRepository) {}
+  constructor(private readonly integrations: CalendarIntegrationService) {}
 
   @Get()
   @ApiOperation({
@@ -24,7 +23,7 @@ export class CalendarSyncsController {
   ): Promise<ListResponse<CalendarSyncRunResponse>> {
     assertOwnOrganization(admin.organizationId, organizationId);
     const page = resolvePage(query);
-    const { items, total } = await this.history.list(organizationId, page);
+    const { items, total } = await this.integrations.history(organizationId, page);
     return pageOf(items.map(toSyncRun), total, page);
   }
 }

@@ -2,7 +2,8 @@ import { Body, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { AdminController, AdminSession, AdminSessionInfo } from '@almanac/identity';
 import { ApiProblems, parseDateOrDateTime } from '@almanac/shared';
-import { ImportExternalBookingsService, ImportResult } from '../application/import-external-bookings.service';
+import { ImportExternalBookingsService } from '../application/import-external-bookings.service';
+import { ImportResult, toImportResult } from './import-result.mapper';
 import { SyncExternalBookingsDto, SyncExternalBookingsResponse } from './dto/sync-external.dto';
 
 @AdminController('bookings', 'calendar-sync')
@@ -21,10 +22,11 @@ export class SyncExternalController {
   @ApiOkResponse({ type: SyncExternalBookingsResponse })
   @ApiProblems(400, 403, 409, 415, 422, 502)
   async sync(@AdminSession() admin: AdminSessionInfo, @Body() body: SyncExternalBookingsDto): Promise<ImportResult> {
-    return this.importer.run(admin, {
+    const outcome = await this.importer.run(admin, {
       organizationId: body.organizationId,
       startDate: body.startDate ? parseDateOrDateTime(body.startDate)!.instant : null,
       endDate: body.endDate ? parseDateOrDateTime(body.endDate)!.instant : null,
     });
+    return toImportResult(outcome);
   }
 }

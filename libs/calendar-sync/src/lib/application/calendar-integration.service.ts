@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { ExternalBookingsService } from '@almanac/scheduling';
-import { Clock, ForbiddenError, InvalidReferenceError, newId, NotFoundError, returnedRows } from '@almanac/shared';
-import { DataSource } from 'typeorm';
-import { CalendarIntegrationOrmEntity } from '../infrastructure/calendar-integration.orm-entity';
+import { Clock, ForbiddenError, InvalidReferenceError, newId, NotFoundError } from '@almanac/shared';
+import { CalendarIntegration } from '../domain/calendar-integration';
+import { SyncRun } from '../domain/sync-run';
+import { CalendarIntegrationRepository } from '../infrastructure/calendar-integration.repository';
+import { CalendarSyncHistoryRepository } from '../infrastructure/calendar-sync-history.repository';
 
 export interface IntegrationInput {
   provider: 'ics';
@@ -22,38 +23,42 @@ export function assertOwnOrganization(adminOrganizationId: string, organizationI
 @Injectable()
 export class CalendarIntegrationService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly integrations: CalendarIntegrationRepository,
+    private readonly runs: CalendarSyncHistoryRepository,
     private readonly bookings: ExternalBookingsService,
     private readonly clock: Clock,
   ) {}
 
-  async get(organizationId: string): Promise<CalendarIntegrationOrmEntity | null> {
-    return this.dataSource.getRepository(CalendarIntegrationOrmEntity).findOneBy({ organizationId });
+  async get(organizationId: string): Promise<CalendarIntegration | null> {
+    return this.integrations.find(organizationId);
   }
 
   /** Creates or replaces the organization's integration and returns it (one statement). */
-  async put(organizationId: string, input: IntegrationInput): Promise<CalendarIntegrationOrmEntity> {
+  async put(organizationId: string, input: IntegrationInput): Promise<CalendarIntegration> {
     if (!(await this.bookings.scheduleExists(organizationId, input.scheduleId))) {
       throw new InvalidReferenceError('schedule_id');
     }
-    const rows: CalendarIntegrationOrmEntity[] = await this.dataSource.query(
-      `INSERT INTO calendar_integrations (id, organization_id, provider, url, schedule_id, name, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
-       ON CONFLICT (organization_id) DO UPDATE
-         SET provider = EXCLUDED.provider, url = EXCLUDED.url, schedule_id = EXCLUDED.schedule_id,
-             name = EXCLUDED.name, updated_at = EXCLUDED.updated_at
-       RETURNING id, organization_id AS "organizationId", provider, url, schedule_id AS "scheduleId", name,
-                 created_at AS "createdAt", updated_at AS "updatedAt", last_synced_at AS "lastSyncedAt"`,
-      [newId(), organizationId, input.provider, input.url, input.scheduleId, input.name ?? 'External calendar', this.clock.now()],
+    return this.integrations.upsert(
+      {
+        id: newId(),
+        organizationId,
+        provider: input.provider,
+        url: input.url,
+        scheduleId: input.scheduleId,
+        name: input.name ?? 'External calendar',
+      },
+      this.clock.now(),
     );
-    return rows[0]!;
   }
 
   async remove(organizationId: string): Promise<string> {
-    const rows = returnedRows<{ id: string }>(
-      await this.dataSource.query('DELETE FROM calendar_integrations WHERE organization_id = $1 RETURNING id', [organizationId]),
-    );
-    if (rows.length === 0) throw new NotFoundError('Calendar integration');
-    return rows[0]!.id;
+    const id = await this.integrations.remove(organizationId);
+    if (id === null) throw new NotFoundError('Calendar integration');
+    return id;
+  }
+
+  /** The import's runs, newest first. */
+  async history(organizationId: string, page: { limit: number; offset: number }): Promise<{ items: SyncRun[]; total: number }> {
+    return this.runs.list(organizationId, page);
   }
 }

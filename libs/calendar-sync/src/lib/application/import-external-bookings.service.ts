@@ -1,42 +1,43 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { ExternalBookingsService, ExternalOccurrence } from '@almanac/scheduling';
-import { Clock, DomainError, newId, Outbox } from '@almanac/shared';
-import { DataSource } from 'typeorm';
+import { ExternalBookingsService, ImportedBooking, uniqueImportedBookings } from '@almanac/scheduling';
+import { Clock, DomainError, newId, Outbox, Transactions } from '@almanac/shared';
 import {
   CalendarProvider,
   IntegrationNotConfiguredError,
   SyncInProgressError,
   UpstreamFailedError,
 } from '../domain/calendar-provider';
-import { bookingAttendee, emptySkipCounts, feedSkipReason, SkipReason } from '../domain/feed-occurrence';
+import { toImportResult } from '../api/import-result.mapper';
+import { CalendarIntegration } from '../domain/calendar-integration';
+import { emptySkipCounts, feedContact, feedSkipReason, SkipReason } from '../domain/feed-occurrence';
 import { resolveSyncRange } from '../domain/sync-range';
-import { CalendarIntegrationOrmEntity } from '../infrastructure/calendar-integration.orm-entity';
+import { ImportOutcome } from '../domain/sync-run';
+import { CalendarIntegrationRepository } from '../infrastructure/calendar-integration.repository';
 import { CalendarSyncHistoryRepository } from '../infrastructure/calendar-sync-history.repository';
 import { assertOwnOrganization } from './calendar-integration.service';
 
 export const CALENDAR_PROVIDERS = Symbol('CALENDAR_PROVIDERS');
 
-export interface ImportResult {
-  success: true;
-  synced: number;
-  skipped: number;
-  updated: number;
-  cancelled: number;
-  skipped_reasons: Record<SkipReason, number>;
-}
+type Range = { start: Date; end: Date };
 
 /**
- * Imports an organization's external calendar into its integration's schedule: fetch and expand the
- * feed, then create, update and cancel bookings in ONE transaction. One import per organization at a
- * time (a session-level advisory lock held from before the fetch until the commit).
+ * Imports an organization's external calendar into its integration's schedule. One import per
+ * organization at a time, without holding a connection while the feed is read:
+ * 1. one statement claims the run on the integration's row (and reads the integration); a live claim
+ *    of another run answers 409 `sync_in_progress`;
+ * 2. the feed is fetched and parsed, no connection held;
+ * 3. one transaction (`Transactions.run`): the organization's transaction-scoped advisory try-lock
+ *    (409 when taken: only possible after an abandoned claim expired), scheduling's
+ *    `reconcileImported` (which joins the transaction), `last_synced_at` (ending the claim), the
+ *    history row and `calendar.synced`.
  */
 @Injectable()
 export class ImportExternalBookingsService {
   private readonly logger = new Logger('CalendarImport');
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
+    private readonly integrations: CalendarIntegrationRepository,
     private readonly bookings: ExternalBookingsService,
     private readonly clock: Clock,
     private readonly outbox: Outbox,
@@ -44,131 +45,132 @@ export class ImportExternalBookingsService {
     private readonly history: CalendarSyncHistoryRepository,
   ) {}
 
-  async run(admin: { organizationId: string }, input: { organizationId: string; startDate: Date | null; endDate: Date | null }): Promise<ImportResult> {
+  async run(admin: { organizationId: string }, input: { organizationId: string; startDate: Date | null; endDate: Date | null }): Promise<ImportOutcome> {
     assertOwnOrganization(admin.organizationId, input.organizationId);
+    const organizationId = input.organizationId;
     const range = resolveSyncRange(this.clock.now(), input.startDate, input.endDate);
-    const runner = this.dataSource.createQueryRunner();
-    await runner.connect();
-    const lockKey = `calendar-sync:${input.organizationId}`;
+    const claimId = newId();
+    const claim = await this.integrations.claimImport(organizationId, claimId);
+    if (claim.status === 'busy') throw new SyncInProgressError();
+    const runId = newId();
+    const startedAt = this.clock.now();
     try {
-      const [{ locked }] = (await runner.query('SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked', [lockKey])) as [{ locked: boolean }];
-      if (!locked) throw new SyncInProgressError();
-      const runId = newId();
-      const startedAt = this.clock.now();
-      try {
-        const integration = await runner.manager.findOneBy(CalendarIntegrationOrmEntity, { organizationId: input.organizationId });
-        if (!integration) throw new IntegrationNotConfiguredError();
-        const provider = this.providers.find((p) => p.provider === integration.provider);
-        if (!provider) throw new UpstreamFailedError(`provider ${integration.provider} is not available`);
-        const started = Date.now();
-        const feed = await provider.fetchOccurrences(integration, range);
+      if (claim.status === 'not_configured') throw new IntegrationNotConfiguredError();
+      const integration = claim.integration;
+      const started = Date.now();
+      const { items, skipped } = await this.readFeed(integration, range);
+      const fetchMs = Date.now() - started;
+      const writeStarted = Date.now();
+      const result = await this.transactions.run(async () => {
+        if (!(await this.integrations.tryLockImport(organizationId))) throw new SyncInProgressError();
+        const outcome = await this.bookings.reconcileImported(organizationId, integration.scheduleId, range, items);
+        await this.integrations.markSynced(organizationId, integration.id, claimId, this.clock.now());
+        skipped.duplicate += outcome.duplicate;
+        skipped.conflict += outcome.conflict;
+        const summary: ImportOutcome = {
+          synced: outcome.synced,
+          skipped: Object.values(skipped).reduce((sum, n) => sum + n, 0),
+          updated: outcome.updated,
+          cancelled: outcome.cancelled,
+          skippedReasons: skipped,
+        };
+        // The import's summary is announced with the bookings it changed, in the same transaction.
+        await this.outbox.record(this.transactions.manager(), {
+          type: 'calendar.synced',
+          organizationId,
+          data: {
+            schedule_id: integration.scheduleId,
+            start_date: range.start.toISOString(),
+            end_date: range.end.toISOString(),
+            ...toImportResult(summary),
+          },
+          occurredAt: this.clock.now(),
+        });
+        await this.history.record({
+          id: runId,
+          organizationId,
+          startedAt,
+          finishedAt: this.clock.now(),
+          startDate: range.start,
+          endDate: range.end,
+          status: 'succeeded',
+          summary: {
+            synced: summary.synced,
+            skipped: summary.skipped,
+            updated: summary.updated,
+            cancelled: summary.cancelled,
+            skipped_reasons: { ...summary.skippedReasons },
+          },
+          error: null,
+        });
+        return summary;
+      });
+      this.logger.log(
+        { organization_id: organizationId, ms: Date.now() - started, fetch_ms: fetchMs, transaction_ms: Date.now() - writeStarted, ...toImportResult(result) },
+        'calendar import finished',
+      );
+      return result;
+    } catch (error) {
+      if (claim.status === 'claimed') {
+        await this.integrations
+          .releaseImport(organizationId, claimId)
+          .catch((releaseError: unknown) => this.logger.error({ organization_id: organizationId, err: releaseError }, 'could not release an import claim'));
+      }
+      // Refused (another run holds the lock): not a run. A failed run is kept too, outside the
+      // rolled-back transaction; only a domain error's own words are stored (never a driver's or a stack).
+      if (!(error instanceof SyncInProgressError)) await this.recordFailure(organizationId, runId, startedAt, range, error);
+      throw error;
+    }
+  }
 
-        const skipped = emptySkipCounts();
-        const importable: ExternalOccurrence[] = [];
-        const seen = new Set<string>();
-        for (const occurrence of feed) {
-          const reason = feedSkipReason(occurrence);
-          if (reason) {
-            skipped[reason]++;
-            continue;
-          }
-          const recurrenceId = occurrence.recurrenceId?.toISOString() ?? null;
-          const key = `${occurrence.uid}\u0000${recurrenceId ?? ''}`;
-          if (seen.has(key)) {
-            skipped.invalid++; // the same occurrence twice in one feed
-            continue;
-          }
-          seen.add(key);
-          const attendee = bookingAttendee(occurrence, integration.name);
-          importable.push({
-            externalUid: occurrence.uid,
-            recurrenceId,
-            title: (occurrence.summary ?? '(no title)').slice(0, 300),
-            location: occurrence.location?.slice(0, 300) ?? null,
+  /** The feed's importable occurrences as scheduling's `ImportedBooking`s, and why the others are skipped. */
+  private async readFeed(integration: CalendarIntegration, range: Range): Promise<{ items: ImportedBooking[]; skipped: Record<SkipReason, number> }> {
+    const provider = this.providers.find((p) => p.provider === integration.provider);
+    if (!provider) throw new UpstreamFailedError(`provider ${integration.provider} is not available`);
+    const feed = await provider.fetchOccurrences(integration, range);
+    const skipped = emptySkipCounts();
+    const offered: ImportedBooking[] = [];
+    for (const occurrence of feed) {
+      const reason = feedSkipReason(occurrence);
+      if (reason) {
+        skipped[reason]++;
+        continue;
+      }
+      offered.push(
+        ImportedBooking.from(
+          {
+            uid: occurrence.uid,
+            recurrenceId: occurrence.recurrenceId,
+            title: occurrence.summary,
+            location: occurrence.location,
             start: occurrence.start,
             end: occurrence.end,
-            attendeeName: attendee.name.slice(0, 300),
-            attendeeEmail: attendee.email && attendee.email.length <= 320 ? attendee.email : null,
-          });
-        }
-
-        await runner.startTransaction();
-        try {
-          const outcome = await this.bookings.syncOccurrences(runner.manager, {
-            organizationId: input.organizationId,
-            scheduleId: integration.scheduleId,
-            rangeStart: range.start,
-            rangeEnd: range.end,
-            occurrences: importable,
-          });
-          await runner.query('UPDATE calendar_integrations SET last_synced_at = $2 WHERE organization_id = $3 AND id = $1', [
-            integration.id,
-            this.clock.now(),
-            input.organizationId,
-          ]);
-          skipped.duplicate += outcome.duplicate;
-          skipped.conflict += outcome.conflict;
-          const result: ImportResult = {
-            success: true,
-            synced: outcome.synced,
-            skipped: Object.values(skipped).reduce((sum, n) => sum + n, 0),
-            updated: outcome.updated,
-            cancelled: outcome.cancelled,
-            skipped_reasons: skipped,
-          };
-          // The import's summary is announced with the bookings it changed, in the same transaction.
-          await this.outbox.record(runner.manager, {
-            type: 'calendar.synced',
-            organizationId: input.organizationId,
-            data: {
-              schedule_id: integration.scheduleId,
-              start_date: range.start.toISOString(),
-              end_date: range.end.toISOString(),
-              ...result,
-            },
-            occurredAt: this.clock.now(),
-          });
-          await this.history.record(runner.manager, {
-            id: runId,
-            organizationId: input.organizationId,
-            startedAt,
-            finishedAt: this.clock.now(),
-            startDate: range.start,
-            endDate: range.end,
-            status: 'succeeded',
-            summary: { synced: result.synced, skipped: result.skipped, updated: result.updated, cancelled: result.cancelled, skipped_reasons: result.skipped_reasons },
-            error: null,
-          });
-          await runner.commitTransaction();
-          this.logger.log({ organization_id: input.organizationId, ms: Date.now() - started, ...result }, 'calendar import finished');
-          return result;
-        } catch (error) {
-          await runner.rollbackTransaction();
-          throw error;
-        }
-      } catch (error) {
-        // A failed run is kept too, outside the rolled-back transaction; only a domain error's own
-        // words are stored (never a driver's or a stack).
-        const known = error instanceof DomainError;
-        await this.history
-          .record(runner.manager, {
-            id: runId,
-            organizationId: input.organizationId,
-            startedAt,
-            finishedAt: this.clock.now(),
-            startDate: range.start,
-            endDate: range.end,
-            status: 'failed',
-            summary: null,
-            error: known ? { code: error.code, message: error.message } : { code: 'internal', message: 'The import failed unexpectedly.' },
-          })
-          .catch((recordError: unknown) => this.logger.error({ organization_id: input.organizationId, err: recordError }, 'could not record a failed import'));
-        throw error;
-      } finally {
-        await runner.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [lockKey]);
-      }
-    } finally {
-      await runner.release();
+            contact: feedContact(occurrence),
+          },
+          integration.name,
+        ),
+      );
     }
+    // The same occurrence twice in one feed is a fault of the feed, reported as `invalid`.
+    const { unique, repeated } = uniqueImportedBookings(offered);
+    skipped.invalid += repeated;
+    return { items: unique, skipped };
+  }
+
+  private async recordFailure(organizationId: string, runId: string, startedAt: Date, range: Range, error: unknown): Promise<void> {
+    const known = error instanceof DomainError;
+    await this.history
+      .record({
+        id: runId,
+        organizationId,
+        startedAt,
+        finishedAt: this.clock.now(),
+        startDate: range.start,
+        endDate: range.end,
+        status: 'failed',
+        summary: null,
+        error: known ? { code: error.code, message: error.message } : { code: 'internal', message: 'The import failed unexpectedly.' },
+      })
+      .catch((recordError: unknown) => this.logger.error({ organization_id: organizationId, err: recordError }, 'could not record a failed import'));
   }
 }

@@ -33,11 +33,13 @@ export function feedSkipReason(occurrence: FeedOccurrence): SkipReason | null {
   return null;
 }
 
-/** Attendee of the imported booking: ORGANIZER, else the first ATTENDEE, else the integration's name. */
-export function bookingAttendee(occurrence: FeedOccurrence, integrationName: string): { name: string; email: string | null } {
-  const person = occurrence.organizer ?? occurrence.attendees[0] ?? null;
-  if (!person) return { name: integrationName, email: null };
-  return { name: person.name ?? person.email ?? integrationName, email: person.email };
+/**
+ * The person an occurrence is for, as iCalendar says it: the ORGANIZER, else the first ATTENDEE, else
+ * nobody. What a booking makes of it (limits, the fallback to the integration's name) is scheduling's
+ * rule (`ImportedBooking`).
+ */
+export function feedContact(occurrence: FeedOccurrence): Person | null {
+  return occurrence.organizer ?? occurrence.attendees[0] ?? null;
 }
 
 export function emptySkipCounts(): Record<SkipReason, number> {

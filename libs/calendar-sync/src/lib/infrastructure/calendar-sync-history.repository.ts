@@ -1,27 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, EntityManager } from 'typeorm';
-
-export interface SyncSummary {
-  synced: number;
-  skipped: number;
-  updated: number;
-  cancelled: number;
-  skipped_reasons: Record<string, number>;
-}
-
-/** One run of the import, as kept in `calendar_syncs`. */
-export interface SyncRun {
-  id: string;
-  organizationId: string;
-  startedAt: Date;
-  finishedAt: Date;
-  startDate: Date;
-  endDate: Date;
-  status: 'succeeded' | 'failed';
-  summary: SyncSummary | null;
-  error: { code: string; message: string } | null;
-}
+import { Transactions } from '@almanac/shared';
+import { SyncRun, SyncSummary } from '../domain/sync-run';
 
 interface SyncRow {
   id: string;
@@ -37,14 +16,16 @@ interface SyncRow {
   total: string;
 }
 
-/** The import's history: written by the import, read by the admin console. */
+/**
+ * The import's history: written by the import, read by the admin console. Statements run in the
+ * ambient transaction of `Transactions` (the import's own when it succeeded), else on their own.
+ */
 @Injectable()
 export class CalendarSyncHistoryRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(private readonly transactions: Transactions) {}
 
-  /** Writes one run through `manager` (the import's own transaction when it succeeded). */
-  async record(manager: EntityManager, run: SyncRun): Promise<void> {
-    await manager.query(
+  async record(run: SyncRun): Promise<void> {
+    await this.transactions.manager().query(
       `INSERT INTO calendar_syncs (organization_id, id, started_at, finished_at, start_date, end_date, status, summary, error_code, error_message)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
@@ -64,7 +45,7 @@ export class CalendarSyncHistoryRepository {
 
   /** The organization's runs, newest first. */
   async list(organizationId: string, page: { limit: number; offset: number }): Promise<{ items: SyncRun[]; total: number }> {
-    const rows = (await this.dataSource.query(
+    const rows = (await this.transactions.manager().query(
       `SELECT id, organization_id, started_at, finished_at, start_date, end_date, status, summary, error_code, error_message,
               count(*) OVER () AS total
          FROM calendar_syncs
@@ -75,7 +56,7 @@ export class CalendarSyncHistoryRepository {
     )) as SyncRow[];
     let total = rows.length > 0 ? Number(rows[0]!.total) : 0;
     if (rows.length === 0 && page.offset > 0) {
-      const [{ count }] = (await this.dataSource.query('SELECT count(*) AS count FROM calendar_syncs WHERE organization_id = $1', [
+      const [{ count }] = (await this.transactions.manager().query('SELECT count(*) AS count FROM calendar_syncs WHERE organization_id = $1', [
         organizationId,
       ])) as [{ count: string }];
       total = Number(count);

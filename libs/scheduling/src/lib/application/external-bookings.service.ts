@@ -9,11 +9,13 @@ import {
   Outbox,
   PG_EXCLUSION_VIOLATION,
   pgErrorOf,
+  Transactions,
 } from '@almanac/shared';
 import { toBookingResponse } from '../api/scheduling.mappers';
 import { BookingRepository } from '../infrastructure/booking.repository';
 import { DataSource, EntityManager } from 'typeorm';
-import { DEFAULT_BOOKING_TITLE, isBookableSpan } from '../domain/booking';
+import { isBookableSpan } from '../domain/booking';
+import { ImportedBooking, importedBookingKey, uniqueImportedBookings } from '../domain/imported-booking';
 import { isActiveBookingStatus } from '../domain/booking-status';
 import {
   ExternalBookingRepository,
@@ -22,20 +24,6 @@ import {
   ImportUpdateRow,
 } from '../infrastructure/external-booking.repository';
 import { ScheduleRepository } from '../infrastructure/schedule.repository';
-
-/** One occurrence of an external calendar event, as the calendar import hands it over. */
-export interface ExternalOccurrence {
-  /** iCalendar UID */
-  externalUid: string;
-  /** ISO instant of the original occurrence, null for non-recurring */
-  recurrenceId: string | null;
-  title: string;
-  location: string | null;
-  start: Date;
-  end: Date;
-  attendeeName: string;
-  attendeeEmail: string | null;
-}
 
 export interface ExternalSyncOutcome {
   /** New bookings created. */
@@ -50,62 +38,10 @@ export interface ExternalSyncOutcome {
   conflict: number;
 }
 
-export interface SyncOccurrencesInput {
-  organizationId: string;
-  scheduleId: string;
-  rangeStart: Date;
-  rangeEnd: Date;
-  occurrences: ExternalOccurrence[];
-}
-
 const BATCH_SIZE = 1000;
 const SAVEPOINT = 'scheduling_external_sync';
-const TITLE_MAX = 300;
-const LOCATION_MAX = 500;
-const NAME_MAX = 300;
-const EMAIL_MAX = 320;
 
-type Normalized = Omit<ImportRow, 'id'>;
-
-const NUL = String.fromCharCode(0);
-
-function withoutNul(text: string): string {
-  return text.split(NUL).join('');
-}
-
-function clean(text: string | null | undefined, max: number): string | null {
-  if (text === null || text === undefined) return null;
-  // PostgreSQL refuses NUL in text; a feed is outside input validation.
-  const value = withoutNul(text).trim();
-  return value.length === 0 ? null : value.slice(0, max);
-}
-
-/** Recurrence ids compare as instants when they are instants, else verbatim. */
-function normalizeRecurrenceId(value: string | null | undefined): string | null {
-  if (value === null || value === undefined || value === '') return null;
-  const ms = Date.parse(value);
-  return Number.isFinite(ms) ? new Date(ms).toISOString() : value;
-}
-
-function keyOf(uid: string, recurrenceId: string | null): string {
-  return `${uid}\u0000${recurrenceId ?? ''}`;
-}
-
-function normalize(o: ExternalOccurrence): Normalized {
-  const email = clean(o.attendeeEmail, Number.MAX_SAFE_INTEGER);
-  return {
-    externalUid: withoutNul(o.externalUid),
-    recurrenceId: normalizeRecurrenceId(o.recurrenceId),
-    title: clean(o.title, TITLE_MAX) ?? DEFAULT_BOOKING_TITLE,
-    location: clean(o.location, LOCATION_MAX),
-    start: o.start,
-    end: o.end,
-    attendeeName: clean(o.attendeeName, NAME_MAX) ?? 'External calendar',
-    attendeeEmail: email !== null && email.length <= EMAIL_MAX ? email : null,
-  };
-}
-
-function sameDetails(row: ImportedBookingRow, o: Normalized): boolean {
+function sameDetails(row: ImportedBookingRow, o: ImportedBooking): boolean {
   return (
     row.start_time.getTime() === o.start.getTime() &&
     row.end_time.getTime() === o.end.getTime() &&
@@ -127,13 +63,16 @@ function isOverlap(error: unknown): boolean {
 
 /**
  * The scheduling side of the calendar import (calendar-sync uses it through the public API):
- * turns a feed's occurrences into CONFIRMED bookings of one schedule, recognising earlier imports
- * by their server-written `external_uid` + `external_recurrence_id` (never by client-writable metadata).
+ * turns a feed's occurrences (`ImportedBooking`s) into CONFIRMED bookings of one schedule, recognising
+ * earlier imports by their server-written `external_uid` + `external_recurrence_id` (never by
+ * client-writable metadata). No `EntityManager` crosses this API: `reconcileImported` runs in the
+ * ambient transaction of `Transactions` (the caller's `run`), or in one of its own.
  */
 @Injectable()
 export class ExternalBookingsService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly repository: ExternalBookingRepository,
     private readonly schedules: ScheduleRepository,
     private readonly bookings: BookingRepository,
@@ -148,15 +87,16 @@ export class ExternalBookingsService {
   }
 
   /**
-   * Runs inside the caller's transaction (`em`; one is opened when `em` has none). For each
-   * occurrence, keyed by (externalUid, recurrenceId) among this schedule's imported bookings:
+   * Runs in the caller's transaction when it is inside `Transactions.run`, else in one of its own.
+   * For each booking, keyed by (externalUid, recurrenceId) among this schedule's imported bookings
+   * (a repeated key counts once, the repeats as `duplicate`):
    * - none → a CONFIRMED booking with metadata {source:'external_calendar', external_uid, recurrence_id}
    *   (`synced`), or `conflict` when it overlaps another PENDING/CONFIRMED booking;
    * - unchanged start/end/title/location and still holding its time → `duplicate`;
    * - changed, or cancelled earlier by an import → times and details updated (`updated`), or
    *   `conflict` when the new time overlaps (the booking then keeps its old time / stays cancelled);
    * - a booking that is COMPLETED, NO_SHOW or was cancelled by a user is left alone → `duplicate`.
-   * Imported PENDING/CONFIRMED bookings of the schedule starting within [rangeStart, rangeEnd) that
+   * Imported PENDING/CONFIRMED bookings of the schedule starting within [range.start, range.end) that
    * are not among the occurrences are cancelled (`cancelled`). Occurrences whose end is not after
    * their start (or lie outside years 0001-9999) cannot be bookings and count as `conflict`.
    *
@@ -164,11 +104,25 @@ export class ExternalBookingsService {
    * that hits the exclusion constraint is split until the offending rows are isolated.
    * Throws `invalid_reference` (422) when the schedule does not exist in the organization.
    */
-  async syncOccurrences(em: EntityManager, input: SyncOccurrencesInput): Promise<ExternalSyncOutcome> {
-    if (!em.queryRunner?.isTransactionActive) {
-      return em.transaction((inner) => this.syncOccurrences(inner, input));
-    }
-    const { organizationId, scheduleId, rangeStart, rangeEnd } = input;
+  async reconcileImported(
+    organizationId: string,
+    scheduleId: string,
+    range: { start: Date; end: Date },
+    items: readonly ImportedBooking[],
+  ): Promise<ExternalSyncOutcome> {
+    return this.transactions.run(() =>
+      this.reconcile(this.transactions.manager(), organizationId, scheduleId, range, items),
+    );
+  }
+
+  private async reconcile(
+    em: EntityManager,
+    organizationId: string,
+    scheduleId: string,
+    range: { start: Date; end: Date },
+    items: readonly ImportedBooking[],
+  ): Promise<ExternalSyncOutcome> {
+    const { start: rangeStart, end: rangeEnd } = range;
     // KEY SHARE: the schedule cannot be deleted under the import.
     const timezone =
       isUuid(organizationId) && isUuid(scheduleId)
@@ -177,16 +131,9 @@ export class ExternalBookingsService {
     if (timezone === null) throw new InvalidReferenceError('schedule_id');
 
     const outcome: ExternalSyncOutcome = { synced: 0, updated: 0, cancelled: 0, duplicate: 0, conflict: 0 };
-    const wanted = new Map<string, Normalized>();
-    for (const occurrence of input.occurrences) {
-      const o = normalize(occurrence);
-      const key = keyOf(o.externalUid, o.recurrenceId);
-      if (wanted.has(key)) {
-        outcome.duplicate += 1;
-        continue;
-      }
-      wanted.set(key, o);
-    }
+    const { unique, repeated } = uniqueImportedBookings(items);
+    outcome.duplicate += repeated;
+    const wanted = new Map<string, ImportedBooking>(unique.map((o) => [o.key, o]));
 
     const uids = [...new Set([...wanted.values()].map((o) => o.externalUid))];
     const existingRows = await this.repository.loadImported(
@@ -199,7 +146,7 @@ export class ExternalBookingsService {
     );
     const existing = new Map<string, ImportedBookingRow>();
     for (const row of existingRows) {
-      const key = keyOf(row.external_uid ?? '', normalizeRecurrenceId(row.recurrence_id));
+      const key = importedBookingKey(row.external_uid ?? '', row.recurrence_id);
       const current = existing.get(key);
       if (!current || rank(row) < rank(current)) existing.set(key, row);
     }
@@ -208,7 +155,7 @@ export class ExternalBookingsService {
     const vanished = existingRows
       .filter((row) => isActiveBookingStatus(row.status))
       .filter((row) => row.start_time >= rangeStart && row.start_time < rangeEnd)
-      .filter((row) => !wanted.has(keyOf(row.external_uid ?? '', normalizeRecurrenceId(row.recurrence_id))))
+      .filter((row) => !wanted.has(importedBookingKey(row.external_uid ?? '', row.recurrence_id)))
       .map((row) => row.id);
     const now = this.clock.now();
     const cancelledIds = await this.repository.cancelMany(em, organizationId, vanished, now);
@@ -226,7 +173,17 @@ export class ExternalBookingsService {
       }
       const row = existing.get(key);
       if (!row) {
-        inserts.push({ id: newId(), ...o });
+        inserts.push({
+          id: newId(),
+          externalUid: o.externalUid,
+          recurrenceId: o.recurrenceId,
+          title: o.title,
+          location: o.location,
+          start: o.start,
+          end: o.end,
+          attendeeName: o.attendeeName,
+          attendeeEmail: o.attendeeEmail,
+        });
         continue;
       }
       const active = isActiveBookingStatus(row.status);

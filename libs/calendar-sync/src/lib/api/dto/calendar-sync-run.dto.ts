@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { SyncRun, SyncSummary } from '../../infrastructure/calendar-sync-history.repository';
+import type { SyncRun, SyncSummary } from '../../domain/sync-run';
 
 const count = { type: 'integer', minimum: 0 } as const;
 

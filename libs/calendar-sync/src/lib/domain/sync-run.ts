@@ -1,0 +1,32 @@
+import type { SkipReason } from './feed-occurrence';
+
+export interface SyncSummary {
+  synced: number;
+  skipped: number;
+  updated: number;
+  cancelled: number;
+  skipped_reasons: Record<string, number>;
+}
+
+/** One run of the import, as kept in its history. */
+export interface SyncRun {
+  id: string;
+  organizationId: string;
+  startedAt: Date;
+  finishedAt: Date;
+  startDate: Date;
+  endDate: Date;
+  status: 'succeeded' | 'failed';
+  summary: SyncSummary | null;
+  error: { code: string; message: string } | null;
+}
+
+/** What one import did: bookings created, updated and cancelled, and the occurrences skipped, by reason. */
+export interface ImportOutcome {
+  synced: number;
+  /** The sum of `skippedReasons`. */
+  skipped: number;
+  updated: number;
+  cancelled: number;
+  skippedReasons: Record<SkipReason, number>;
+}
