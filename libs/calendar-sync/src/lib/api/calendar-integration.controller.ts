@@ -1,8 +1,8 @@
 import { Body, Delete, Get, Param, Put } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { AdminController, AdminSession, AdminSessionInfo } from '@almanac/identity';
+import { AdminController, AdminSession, AdminSessionInfo, assertOwnOrganization } from '@almanac/identity';
 import { ApiDataResponse, ApiProblems, NotFoundError, UuidParam } from '@almanac/shared';
-import { assertOwnOrganization, CalendarIntegrationService } from '../application/calendar-integration.service';
+import { CalendarIntegrationService } from '../application/calendar-integration.service';
 import { toIntegrationResponse } from './calendar-integration.mapper';
 import { CalendarIntegrationResponse, DeletedIntegrationResponse, PutCalendarIntegrationDto } from './dto/calendar-integration.dto';
 
@@ -19,7 +19,7 @@ export class CalendarIntegrationController {
     @Param('organizationId', UuidParam('Organization')) organizationId: string,
     @Body() body: PutCalendarIntegrationDto,
   ): Promise<{ data: CalendarIntegrationResponse }> {
-    assertOwnOrganization(admin.organizationId, organizationId);
+    assertOwnOrganization(admin, organizationId);
     const integration = await this.integrations.put(organizationId, {
       provider: body.provider,
       url: body.url,
@@ -37,7 +37,7 @@ export class CalendarIntegrationController {
     @AdminSession() admin: AdminSessionInfo,
     @Param('organizationId', UuidParam('Organization')) organizationId: string,
   ): Promise<{ data: CalendarIntegrationResponse }> {
-    assertOwnOrganization(admin.organizationId, organizationId);
+    assertOwnOrganization(admin, organizationId);
     const integration = await this.integrations.get(organizationId);
     if (!integration) throw new NotFoundError('Calendar integration');
     return { data: toIntegrationResponse(integration) };
@@ -51,7 +51,7 @@ export class CalendarIntegrationController {
     @AdminSession() admin: AdminSessionInfo,
     @Param('organizationId', UuidParam('Organization')) organizationId: string,
   ): Promise<{ data: DeletedIntegrationResponse }> {
-    assertOwnOrganization(admin.organizationId, organizationId);
+    assertOwnOrganization(admin, organizationId);
     return { data: { id: await this.integrations.remove(organizationId), deleted: true } };
   }
 }

@@ -1,8 +1,8 @@
 import { Get, Param, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { AdminController, AdminSession, AdminSessionInfo } from '@almanac/identity';
+import { AdminController, AdminSession, AdminSessionInfo, assertOwnOrganization } from '@almanac/identity';
 import { ApiListResponse, ApiProblems, ListResponse, PageQuery, pageOf, resolvePage, UuidParam } from '@almanac/shared';
-import { assertOwnOrganization, CalendarIntegrationService } from '../application/calendar-integration.service';
+import { CalendarIntegrationService } from '../application/calendar-integration.service';
 import { CalendarSyncRunResponse, toSyncRun } from './dto/calendar-sync-run.dto';
 
 @AdminController('organizations/:organizationId/calendar-syncs', 'calendar-sync')
@@ -21,7 +21,7 @@ export class CalendarSyncsController {
     @Param('organizationId', UuidParam('Organization')) organizationId: string,
     @Query() query: PageQuery,
   ): Promise<ListResponse<CalendarSyncRunResponse>> {
-    assertOwnOrganization(admin.organizationId, organizationId);
+    assertOwnOrganization(admin, organizationId);
     const page = resolvePage(query);
     const { items, total } = await this.integrations.history(organizationId, page);
     return pageOf(items.map(toSyncRun), total, page);

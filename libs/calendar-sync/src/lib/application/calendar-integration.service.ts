@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ExternalBookingsService } from '@almanac/scheduling';
-import { Clock, ForbiddenError, InvalidReferenceError, newId, NotFoundError } from '@almanac/shared';
+import { Clock, InvalidReferenceError, newId, NotFoundError } from '@almanac/shared';
 import { CalendarIntegration } from '../domain/calendar-integration';
 import { SyncRun } from '../domain/sync-run';
 import { CalendarIntegrationRepository } from '../infrastructure/calendar-integration.repository';
@@ -11,13 +11,6 @@ export interface IntegrationInput {
   url: string;
   scheduleId: string;
   name?: string;
-}
-
-/** The organizations an admin may act for: only their own; anything else is 403 (no existence oracle). */
-export function assertOwnOrganization(adminOrganizationId: string, organizationId: string): void {
-  if (adminOrganizationId !== organizationId) {
-    throw new ForbiddenError('You may only manage your own organization.');
-  }
 }
 
 @Injectable()

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { assertOwnOrganization } from '@almanac/identity';
 import { ExternalBookingsService, ImportedBooking, uniqueImportedBookings } from '@almanac/scheduling';
 import { Clock, DomainError, newId, Outbox, Transactions } from '@almanac/shared';
 import {
@@ -14,7 +15,6 @@ import { resolveSyncRange } from '../domain/sync-range';
 import { ImportOutcome } from '../domain/sync-run';
 import { CalendarIntegrationRepository } from '../infrastructure/calendar-integration.repository';
 import { CalendarSyncHistoryRepository } from '../infrastructure/calendar-sync-history.repository';
-import { assertOwnOrganization } from './calendar-integration.service';
 
 export const CALENDAR_PROVIDERS = Symbol('CALENDAR_PROVIDERS');
 
@@ -46,7 +46,7 @@ export class ImportExternalBookingsService {
   ) {}
 
   async run(admin: { organizationId: string }, input: { organizationId: string; startDate: Date | null; endDate: Date | null }): Promise<ImportOutcome> {
-    assertOwnOrganization(admin.organizationId, input.organizationId);
+    assertOwnOrganization(admin, input.organizationId);
     const organizationId = input.organizationId;
     const range = resolveSyncRange(this.clock.now(), input.startDate, input.endDate);
     const claimId = newId();

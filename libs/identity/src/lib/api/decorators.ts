@@ -84,6 +84,6 @@ export const AdminSession = createParamDecorator(
  * The one rule of every `/api/organizations/{organizationId}/…` route: an admin manages their own
  * organization only; another organization's id is 403 `forbidden`.
  */
-export function assertOwnOrganization(admin: AdminSessionInfo, organizationId: string): void {
+export function assertOwnOrganization(admin: Pick<AdminSessionInfo, 'organizationId'>, organizationId: string): void {
   if (admin.organizationId !== organizationId) throw new ForbiddenError('You may only manage your own organization.');
 }
