@@ -147,7 +147,7 @@ export class EventTypeResponse {
     description: 'null when none was given',
   })
   readonly description!: string | null;
-  @ApiProperty({ example: 30, description: 'Minutes' })
+  @ApiProperty({ type: 'integer', example: 30, description: 'Minutes' })
   readonly duration!: number;
   @ApiProperty({ enum: LOCATION_TYPES, example: 'video' })
   readonly location_type!: LocationType;
