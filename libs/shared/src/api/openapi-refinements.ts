@@ -51,8 +51,12 @@ export function documentRequestBodies(document: OpenAPIObject, requests: Request
  * string (or a malformed body), and for methods that take a body 413 (over 1 MiB) and 415 (not JSON).
  */
 export function documentFrontDoorProblems(document: OpenAPIObject): void {
-  for (const { method, operation } of operationsOf(document)) {
+  for (const { path, method, operation } of operationsOf(document)) {
     const responses = (operation['responses'] ??= {}) as Record<string, Json>;
+    const invalid = responses['400'];
+    if (invalid && path.startsWith('/api/v1/') && 'RateLimit-Limit' in ((invalid['headers'] ?? {}) as Json)) {
+      invalid['description'] = `${String(invalid['description'] ?? '')}. The RateLimit headers come once the API key is checked: not with \`invalid_json\` nor a body or query refused before that (a NUL character, a reserved key)`;
+    }
     responses['400'] ??= {
       description: 'A NUL character in the query string, or a malformed body (`validation_failed`, `invalid_json`)',
       content: problemContent,
@@ -95,4 +99,31 @@ export function documentCreateLinks(document: OpenAPIObject): void {
       links[operationId] = { operationId, parameters: parameters(target.path), description: `${summary}: the record just created` };
     }
   }
+}
+
+/**
+ * Response headers written out in each response instead of `$ref`s to components: generated clients
+ * (openapi-typescript) type a referenced header as always present, and none of these is (RateLimit-*
+ * only when rate limiting is on, Idempotent-Replayed only on a replay). Components left unused go.
+ */
+export function inlineResponseHeaders(document: OpenAPIObject): void {
+  const components = (document.components ?? {}) as Record<string, Record<string, Json> | undefined>;
+  const headers = components['headers'] ?? {};
+  for (const { operation } of operationsOf(document)) {
+    for (const response of Object.values((operation['responses'] ?? {}) as Record<string, Json>)) {
+      const listed = (response['headers'] ?? {}) as Record<string, Json>;
+      for (const [name, header] of Object.entries(listed)) {
+        const ref = header['$ref'];
+        if (typeof ref !== 'string' || !ref.startsWith('#/components/headers/')) continue;
+        const target = headers[ref.slice('#/components/headers/'.length)];
+        if (!target) throw new Error(`unresolved header ${ref}`);
+        listed[name] = JSON.parse(JSON.stringify(target)) as Json;
+      }
+    }
+  }
+  const text = JSON.stringify(document);
+  for (const name of Object.keys(headers)) {
+    if (!text.includes(`"#/components/headers/${name}"`)) delete headers[name];
+  }
+  if (components['headers'] && Object.keys(headers).length === 0) delete components['headers'];
 }

@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { toOpenApi31 } from './openapi-31';
-import { documentCreateLinks, documentFrontDoorProblems, documentRequestBodies } from './openapi-refinements';
+import { documentCreateLinks, documentFrontDoorProblems, documentRequestBodies, inlineResponseHeaders } from './openapi-refinements';
 import { documentRequestRules, operationIdOf } from './openapi-requests';
 
 export const BEARER_SCHEME = 'bearer';
@@ -53,6 +53,7 @@ export function buildOpenApiDocument(app: INestApplication, appUrl: string): Ope
   applyV1Conventions(document);
   documentFrontDoorProblems(document);
   documentCreateLinks(document);
+  inlineResponseHeaders(document);
   return toOpenApi31(declarePublicOperations(document));
 }
 
