@@ -227,6 +227,17 @@ describe('OpenAPI document and server refuse and accept the same inputs (e2e)', 
     expect(checked).toBeGreaterThan(40);
   });
 
+  it('every GET answers a NUL character in the query string with the 400 it documents', async () => {
+    const gets = schemas.operations().filter((o) => o.method === 'get');
+    expect(gets.length).toBe(28);
+    for (const operation of gets) {
+      const path = operation.path === '/calendar/{file}' ? '/calendar/none.ics' : fillPath(operation.path, pathValues(operation.path, r));
+      const response = await call(t, operation, `${path}?q=%00`, r);
+      expect([operation.path, response.status, response.body.code]).toEqual([operation.path, 400, 'validation_failed']);
+      expect(Object.keys(operation.operation['responses'] as Json)).toContain('400');
+    }
+  });
+
   describe('query parameters', () => {
     const url = ({ operationId, name, value }: QueryCase) => {
       const operation = schemas.operationById(operationId);
