@@ -25,7 +25,8 @@ export class CreateEventTypeDto {
     description:
       'Generated from the title when absent (made unique with -2, -3…); a supplied slug that is taken: 409 slug_taken',
   })
-  @IsOptional()
+  // Absent means "generate one"; null is refused (it used to reach the insert and fail there with a 500).
+  @OptionalNotNull()
   @IsSlug()
   readonly slug?: string;
 
