@@ -200,6 +200,11 @@ function documentQuery(operationId: string, operation: Json, target: Type<unknow
     applyKeywords(schema, rule.schema, schemas);
     if (Object.keys(rule.items).length > 0) applyKeywords(((schema['items'] as Json | undefined) ??= {}), rule.items, schemas);
     delete schema['nullable'];
+    // A boolean validator on a query string only passes after QueryBoolean, which also reads 1 and 0.
+    if (rule.schema['type'] === 'boolean') {
+      const description = typeof parameter['description'] === 'string' ? `${parameter['description']} ` : '';
+      parameter['description'] = `${description}(\`true\` or \`false\`; \`1\` and \`0\` are read as those)`;
+    }
     parameter['required'] = rule.required;
   }
   for (const name of rules.keys()) {
