@@ -153,6 +153,22 @@ describe('OpenAPI document (e2e)', () => {
     expect(carried).toBeGreaterThan(100);
   });
 
+  it('writes response headers out, optional, so that generated clients do not type them as always sent', () => {
+    const written: string[] = [];
+    for (const { path, operation } of schemas.operations()) {
+      for (const [status, response] of Object.entries(operation['responses'] as Record<string, Json>)) {
+        for (const [name, header] of Object.entries((response['headers'] ?? {}) as Record<string, Json>)) {
+          expect([path, status, name, '$ref' in header]).toEqual([path, status, name, false]);
+          // Sent only with rate limiting on, or only on a replay.
+          if (name.startsWith('RateLimit-') || name === 'Idempotent-Replayed') expect([path, status, name, header['required'] ?? false]).toEqual([path, status, name, false]);
+          written.push(name);
+        }
+      }
+    }
+    expect([...new Set(written)]).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Idempotent-Replayed', 'Location']));
+    expect((t.document['components'] as Json)['headers']).toBeUndefined();
+  });
+
   it('documents 413 and 415 on every operation that takes a body, and 400 on every operation', () => {
     for (const { path, method, operation } of schemas.operations()) {
       const statuses = Object.keys(operation['responses'] as Json);
