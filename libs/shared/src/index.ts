@@ -21,6 +21,7 @@ export * from './api/openapi';
 export * from './api/params';
 export * from './shared.module';
 export * from './api/validators';
+export { ApiBodyRules, documentValidator, type SchemaFragment } from './api/openapi-constraints';
 export * from './domain/domain-event';
 export * from './outbox/outbox';
 export { SharedOutbox1764000000000 } from './outbox/outbox.migration';

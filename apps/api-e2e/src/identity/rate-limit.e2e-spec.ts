@@ -60,7 +60,24 @@ describe('rate limiting per API key (e2e)', () => {
   it('documents the RateLimit headers on /api/v1 responses and Retry-After on 429', () => {
     const op = (t.document['paths'] as any)['/api/v1/api-keys/current'].get;
     expect(Object.keys(op.responses['200'].headers)).toEqual(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'RateLimit-Policy', 'RateLimit']);
-    expect(op.responses['429'].headers['Retry-After']).toEqual({ $ref: '#/components/headers/Retry-After' });
+    expect(op.responses['429'].headers['Retry-After']).toMatchObject({ schema: { type: 'integer' } });
+  });
+
+  it('sends no RateLimit headers on what the body parser refuses before the key is checked, as documented', async () => {
+    const a = await t.tenant();
+    const schedules = (t.document['paths'] as any)['/api/v1/schedules'].post;
+    const parserAnswers = [
+      await t.api.post('/api/v1/schedules').set(a.auth).set('Content-Type', 'application/json').send('{"name":').expect(400),
+      await t.api.post('/api/v1/schedules').set(a.auth).set('Content-Type', 'text/plain').send('name=x').expect(415),
+      await t.api.post('/api/v1/schedules').set(a.auth).set('Content-Type', 'application/json').send(JSON.stringify({ name: 'x'.repeat(1_100_000) })).expect(413),
+    ];
+    for (const answer of parserAnswers) expect([answer.status, answer.headers['ratelimit-limit']]).toEqual([answer.status, undefined]);
+    expect(Object.keys(schedules.responses['413'].headers ?? {})).not.toContain('RateLimit-Limit');
+    expect(Object.keys(schedules.responses['415'].headers ?? {})).not.toContain('RateLimit-Limit');
+    // A body the validators refuse got past the key guard: it carries them, and the 400 documents them.
+    const invalid = await t.api.post('/api/v1/schedules').set(a.auth).send({ name: 5 }).expect(400);
+    expect(invalid.headers['ratelimit-limit']).toBe('3');
+    expect(Object.keys(schedules.responses['400'].headers)).toContain('RateLimit-Limit');
   });
 });
 

@@ -3,7 +3,7 @@ import type { DynamicModule, INestApplication, Type } from '@nestjs/common';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { IdentityService } from '@almanac/identity';
 import { AppConfig, Clock, ManualClock } from '@almanac/shared';
-import { createTestDatabase, OpenApiValidator } from '@almanac/shared/testing';
+import { createTestDatabase, OpenApiSchemas, OpenApiValidator } from '@almanac/shared/testing';
 import type { Server } from 'node:http';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
@@ -63,9 +63,17 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const dataSource = app.get<DataSource>(getDataSourceToken());
   const identity = app.get(IdentityService);
   const validator = new OpenApiValidator(document as unknown as Record<string, unknown>);
+  const schemas = new OpenApiSchemas(document as unknown as Record<string, unknown>);
 
   const checked = (method: Method) => (path: string) => {
     const test = request(server)[method](path);
+    // What the test sends, to check that every body the server accepts is one the document accepts.
+    let sent: unknown;
+    const originalSend = test.send.bind(test);
+    test.send = (data?: string | object) => {
+      sent = typeof data === 'string' ? parseJson(data) : data;
+      return originalSend(data);
+    };
     const originalThen = test.then.bind(test);
     (test as { then: unknown }).then = (onFulfilled?: (value: request.Response) => unknown, onRejected?: (reason: unknown) => unknown) =>
       originalThen((response: request.Response) => {
@@ -76,6 +84,10 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
         });
         if (problems.length > 0) {
           throw new Error(`Response does not match the OpenAPI document:\n${problems.join('\n')}\nbody: ${JSON.stringify(response.body)}`);
+        }
+        const refused = response.status < 300 ? schemas.checkAcceptedRequest(method, path, sent) : [];
+        if (refused.length > 0) {
+          throw new Error(`Request does not match the OpenAPI document:\n${refused.join('\n')}\nrequest body: ${JSON.stringify(sent)}`);
         }
         if (response.status >= 400 && !String(response.headers['content-type']).startsWith('application/problem+json')) {
           throw new Error(`Error response ${response.status} is not application/problem+json`);
@@ -108,4 +120,13 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       await database.drop();
     },
   };
+}
+
+/** A body given as text: its JSON value, or undefined when it is not JSON (then nothing is checked). */
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }

@@ -1,14 +1,39 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { CONDITIONAL_EXTENSION } from './conditional';
+import { toOpenApi31 } from './openapi-31';
+import { documentCreateLinks, documentFrontDoorProblems, documentRequestBodies, inlineResponseHeaders } from './openapi-refinements';
+import { documentRequestRules, operationIdOf } from './openapi-requests';
 
 export const BEARER_SCHEME = 'bearer';
 export const SESSION_SCHEME = 'session';
 export const SESSION_COOKIE = 'almanac_session';
 
-/** Builds the OpenAPI document from the app's controllers and DTOs. */
+/** What each tag groups, shown above its operations. */
+const TAGS: ReadonlyArray<[string, string]> = [
+  ['health', 'Liveness and readiness probes, without authentication.'],
+  ['auth', 'Admin sign-in: the `almanac_session` cookie that the admin endpoints under `/api` take.'],
+  ['api-keys', 'The API key making the request: a quick way to check a key and its scopes.'],
+  ['schedules', 'Calendars that bookings are made against, and their subscribable iCalendar feeds (scopes `bookings:*`).'],
+  ['bookings', 'Bookings on a schedule: no overlaps, a status machine, custom metadata, one iCalendar file each (scopes `bookings:*`).'],
+  ['event-types', 'Bookable kinds of appointment: duration, location, approval (scopes `bookings:*`).'],
+  ['events', 'Public events and their registrations, with places and an optional waiting list (scopes `events:*`).'],
+  ['posts', 'The blog: posts made of content blocks, categories, tags, full-text search and scheduled publishing (scopes `posts:*`).'],
+  ['calendar-sync', "Admin only: an organization's external calendar (an iCalendar feed) and the import of its events as bookings."],
+  ['webhooks', 'Signed deliveries of what changes to your endpoints, their delivery log, and the change feed (scopes `webhooks:*`).'],
+  ['slots', "When an event type can be booked on a schedule: the schedule's availability, the type's rules, the bookings already made (scope `bookings:read`)."],
+  ['admin-api-keys', "Admin only: the organization's API keys (list, create with the key shown once, revoke) for the admin console."],
+  ['admin-schedules', "Admin only: the organization's schedules, for the admin console (e.g. the import's target)."],
+  ['admin-webhooks', "Admin only: the organization's webhook endpoints and their deliveries, for the admin console."],
+];
+
+/**
+ * Builds the OpenAPI document from the app's controllers and DTOs, then states what the decorators
+ * alone cannot: the validators' rules (openapi-requests.ts), the shared answers and headers, links,
+ * and finally OpenAPI 3.1 (openapi-31.ts).
+ */
 export function buildOpenApiDocument(app: INestApplication, appUrl: string): OpenAPIObject {
-  const config = new DocumentBuilder()
+  const builder = new DocumentBuilder()
     .setTitle('Almanac API')
     .setDescription(
       'Bookings, event types, events and blog behind one HTTP/JSON API. `/api/v1` takes a bearer API key; ' +
@@ -20,11 +45,21 @@ export function buildOpenApiDocument(app: INestApplication, appUrl: string): Ope
     .setVersion('1.0.0')
     .setLicense('Proprietary', `${appUrl}/docs`)
     .addServer(appUrl)
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'API key: alm_ followed by 32 characters' }, BEARER_SCHEME)
-    .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE }, SESSION_SCHEME)
-    .build();
-  const document = SwaggerModule.createDocument(app, config, { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` });
-  return declarePublicOperations(applyV1Conventions(document));
+    // An opaque key, not a JWT (DocumentBuilder's default bearerFormat): the description says its form.
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: undefined, description: 'API key: `alm_` followed by 32 letters and digits' }, BEARER_SCHEME)
+    .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE }, SESSION_SCHEME);
+  for (const [name, description] of TAGS) builder.addTag(name, description);
+  // A JSON copy: @nestjs/swagger hands out its decorator metadata objects, which the steps below must
+  // not change, and leaves keys with undefined values (`x-enumNames`) that the served JSON does not have.
+  const generated = SwaggerModule.createDocument(app, builder.build(), { operationIdFactory: operationIdOf });
+  const document = JSON.parse(JSON.stringify(generated)) as OpenAPIObject;
+  const requests = documentRequestRules(app, document);
+  documentRequestBodies(document, requests);
+  applyV1Conventions(document);
+  documentFrontDoorProblems(document);
+  documentCreateLinks(document);
+  inlineResponseHeaders(document);
+  return toOpenApi31(declarePublicOperations(document));
 }
 
 /** Operations without a security requirement (health, login) say so explicitly: `security: []`. */
@@ -42,10 +77,12 @@ type Json = Record<string, unknown>;
 
 const problemContent = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
 
+// Sent once the API key has been checked (not when rate limiting is off): never on a 401, nor on the
+// 413 and 415 of the body parser, which runs before the key guard (nor on its 400 `invalid_json`).
 const RATE_LIMIT_HEADERS: Record<string, Json> = {
-  'RateLimit-Limit': { description: 'Requests allowed per minute for this API key', schema: { type: 'integer' } },
-  'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
-  'RateLimit-Reset': { description: 'Seconds until the window ends', schema: { type: 'integer' } },
+  'RateLimit-Limit': { description: 'Requests allowed per minute for this API key', schema: { type: 'integer', minimum: 1 } },
+  'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Reset': { description: 'Seconds until the window ends', schema: { type: 'integer', minimum: 0 } },
   'RateLimit-Policy': {
     description:
       'The quota policy, as draft-ietf-httpapi-ratelimit-headers spells it: `"per-key";q=<requests>;w=60` (q requests per 60-second window for this API key)',
@@ -56,6 +93,7 @@ const RATE_LIMIT_HEADERS: Record<string, Json> = {
     schema: { type: 'string', example: '"per-key";r=599;t=42' },
   },
 };
+const WITHOUT_RATE_LIMIT_HEADERS: readonly string[] = ['401', '413', '415'];
 
 /**
  * What every `/api/v1` operation shares, written once instead of on each controller: the RateLimit
@@ -130,7 +168,7 @@ export function applyV1Conventions(document: OpenAPIObject): OpenAPIObject {
       for (const [status, response] of Object.entries(responses)) {
         if ('$ref' in response || (!v1 && status !== '429' && status !== '503')) continue;
         const responseHeaders = (response['headers'] ??= {}) as Json;
-        if (v1 && status !== '401') Object.assign(responseHeaders, rateRefs);
+        if (v1 && !WITHOUT_RATE_LIMIT_HEADERS.includes(status)) Object.assign(responseHeaders, rateRefs);
         if (status === '429' || status === '503') responseHeaders['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
         if (v1 && method === 'post' && status.startsWith('2')) responseHeaders['Idempotent-Replayed'] = { $ref: '#/components/headers/Idempotent-Replayed' };
       }

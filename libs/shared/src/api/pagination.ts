@@ -3,23 +3,25 @@ import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { QueryInt } from './query';
 
 export const MAX_LIMIT = 100;
+/** The largest integer a query parameter can carry (QueryInt converts at most 15 digits). */
+export const MAX_QUERY_INTEGER = 999_999_999_999_999;
 
 /** `limit` and `offset` query parameters; the default limit depends on the list (50, or 20 for posts). */
 export class PageQuery {
-  @ApiPropertyOptional({ type: Number, minimum: 1, description: 'Page size; values above 100 are clamped to 100' })
+  @ApiPropertyOptional({ type: 'integer', default: 50, description: 'Page size; values above 100 are clamped to 100' })
   @IsOptional()
   @QueryInt()
   @IsInt()
   @Min(1)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @Max(MAX_QUERY_INTEGER)
   readonly limit?: number;
 
-  @ApiPropertyOptional({ type: Number, minimum: 0, default: 0 })
+  @ApiPropertyOptional({ type: 'integer', default: 0, description: 'Records to skip' })
   @IsOptional()
   @QueryInt()
   @IsInt()
   @Min(0)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @Max(MAX_QUERY_INTEGER)
   readonly offset?: number;
 }
 
@@ -33,11 +35,11 @@ export function resolvePage(query: { limit?: number; offset?: number }, defaultL
 }
 
 export class PageMeta {
-  @ApiProperty({ example: 120, description: 'All matching records' })
+  @ApiProperty({ type: 'integer', minimum: 0, example: 120, description: 'All matching records' })
   readonly total!: number;
-  @ApiProperty({ example: 50, description: 'The limit applied' })
+  @ApiProperty({ type: 'integer', minimum: 1, maximum: MAX_LIMIT, example: 50, description: 'The limit applied' })
   readonly limit!: number;
-  @ApiProperty({ example: 0, description: 'The offset applied' })
+  @ApiProperty({ type: 'integer', minimum: 0, example: 0, description: 'The offset applied' })
   readonly offset!: number;
   @ApiProperty({ example: true, description: 'Whether more records follow the returned ones' })
   readonly hasMore!: boolean;

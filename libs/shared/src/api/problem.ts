@@ -16,7 +16,7 @@ export class Problem {
   @ApiProperty({ example: 'Bad Request' })
   readonly title!: string;
 
-  @ApiProperty({ example: 400 })
+  @ApiProperty({ type: 'integer', example: 400 })
   readonly status!: number;
 
   @ApiProperty({ example: 'The request is invalid.' })

@@ -1,2 +1,3 @@
 export * from './test-database';
 export * from './openapi-validator';
+export * from './openapi-schemas';

@@ -17,6 +17,8 @@ const document = {
             },
           },
           '404': { description: 'missing', content: problem },
+          '413': { description: 'too large', content: problem, headers: {} },
+          '429': { description: 'slow down', content: problem, headers: { 'Retry-After': { schema: { type: 'integer' } }, 'RateLimit-Limit': { schema: { type: 'integer' } } } },
         },
       },
       delete: { responses: { '204': { description: 'gone' } } },
@@ -86,6 +88,17 @@ describe('OpenApiValidator', () => {
     expect(validator.check('get', '/api/v1/things/1', { status: 404, body: aProblem, headers: json })[0]).toContain('content type application/json not documented');
     expect(validator.check('delete', '/api/v1/things/1', { status: 204, body: { data: 1 }, headers: json })).toEqual(['DELETE /api/v1/things/{id} 204: body not documented']);
     expect(validator.check('patch', '/api/v1/things/1', { status: 200, body: {}, headers: json })).toEqual(['PATCH /api/v1/things/1: operation missing from the OpenAPI document']);
+  });
+
+  it('reports a tracked header (RateLimit-*, Retry-After, Location…) on an answer that does not document it', () => {
+    const limited = { ...problemJson, 'ratelimit-limit': '600', 'retry-after': '3' };
+    expect(validator.check('get', '/api/v1/things/1', { status: 429, body: { ...aProblem, status: 429 }, headers: limited })).toEqual([]);
+    expect(validator.check('get', '/api/v1/things/1', { status: 413, body: { ...aProblem, status: 413 }, headers: limited })).toEqual([
+      'GET /api/v1/things/{id} 413: sends ratelimit-limit, retry-after, which the document does not list for this answer',
+    ]);
+    expect(validator.check('get', '/api/v1/things/1', { status: 200, body: { data: thing }, headers: { ...json, location: '/x' } })[0]).toContain('sends location');
+    // Headers the document does not track are not looked at.
+    expect(validator.check('get', '/api/v1/things/1', { status: 200, body: { data: thing }, headers: { ...json, 'x-request-id': 'r' } })).toEqual([]);
   });
 
   it('prefers literal path segments over parameters', () => {

@@ -1,11 +1,17 @@
-import Ajv, { ValidateFunction } from 'ajv';
+import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
 type Json = Record<string, unknown>;
 
 interface Operation {
-  responses?: Record<string, { content?: Record<string, { schema?: Json }> }>;
+  responses?: Record<string, { content?: Record<string, { schema?: Json }>; headers?: Record<string, unknown> }>;
 }
+
+/**
+ * Headers whose presence the document states per response: one of these on an answer that does not
+ * document it is drift (RateLimit-* on a 413, say).
+ */
+const TRACKED_HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'retry-after', 'idempotent-replayed', 'location'];
 
 /** Makes every documented object strict: a property the document does not name is drift. */
 function closeObjects(node: unknown): unknown {
@@ -41,12 +47,12 @@ export interface CheckedResponse {
  * status must be documented, and the body must match the documented schema exactly.
  */
 export class OpenApiValidator {
-  private readonly ajv: Ajv;
+  private readonly ajv: Ajv2020;
   private readonly routes: { method: string; template: string; regex: RegExp; literal: number; operation: Operation }[] = [];
   private readonly cache = new Map<string, ValidateFunction>();
 
   constructor(private readonly document: Json) {
-    this.ajv = new Ajv({ strict: false, allErrors: true });
+    this.ajv = new Ajv2020({ strict: false, allErrors: true });
     addFormats(this.ajv);
     const components = closeObjects((document['components'] ?? {}) as Json) as Json;
     this.ajv.addSchema({ $id: 'openapi', components }, 'openapi');
@@ -77,6 +83,9 @@ export class OpenApiValidator {
     const documented = route.operation.responses?.[String(status)] ?? route.operation.responses?.['default'];
     const where = `${method.toUpperCase()} ${route.template} ${status}`;
     if (!documented) return [`${where}: status not documented`];
+    const documentedHeaders = Object.keys(documented.headers ?? {}).map((name) => name.toLowerCase());
+    const undocumented = TRACKED_HEADERS.filter((name) => response.headers[name] !== undefined && !documentedHeaders.includes(name));
+    if (undocumented.length > 0) return [`${where}: sends ${undocumented.join(', ')}, which the document does not list for this answer`];
     if (!documented.content) {
       return response.body && Object.keys(response.body as Json).length > 0 && contentType.includes('json') ? [`${where}: body not documented`] : [];
     }

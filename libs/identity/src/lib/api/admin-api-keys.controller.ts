@@ -72,6 +72,18 @@ export class AdminApiKeysController {
     return { data: { ...toAdminApiKey(record), key: created.key } };
   }
 
+  @Get(':id')
+  @ApiOperation({ summary: 'One API key of the organization', description: 'Never the key or its hash.' })
+  @ApiDataResponse(AdminApiKeyResponse)
+  async get(
+    @AdminSession() admin: AdminSessionInfo,
+    @Param('organizationId', ORG) organizationId: string,
+    @Param('id', UuidParam('API key')) id: string,
+  ): Promise<{ data: AdminApiKeyResponse }> {
+    assertOwnOrganization(admin, organizationId);
+    return { data: toAdminApiKey(await this.identity.getApiKey(organizationId, id)) };
+  }
+
   @Delete(':id')
   @ApiOperation({ summary: 'Revoke an API key', description: 'The key stops working at once on this instance. Revoking twice keeps the first revoked_at.' })
   @ApiDataResponse(AdminApiKeyResponse, 200, 'The key, with revoked_at')

@@ -60,7 +60,8 @@ export function AdminController(path: string, tag: string): ClassDecorator {
     UseGuards(AdminSessionGuard),
     ApiCookieAuth(SESSION_SCHEME),
     ApiTags(tag),
-    ApiProblems(401, 403),
+    // Under /api/organizations/{organizationId}/…: an id that is not a UUID names nothing (404).
+    ...(path.includes(':') ? [ApiProblems(401, 403, 404)] : [ApiProblems(401, 403)]),
   );
 }
 

@@ -1,4 +1,4 @@
-import { Body, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
+import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
 import { AdminController, AdminSession, AdminSessionInfo, assertOwnOrganization } from '@almanac/identity';
 import {
@@ -16,7 +16,7 @@ import {
 import type { Response } from 'express';
 import { WebhooksService } from '../application/webhooks.service';
 import { CreateWebhookDto, DeliveryListQuery, UpdateWebhookDto } from './dto/webhook.dto';
-import { CreatedWebhookResponse, DeliveryResponse, toDelivery, toWebhook, webhookBody, WebhookResponse } from './dto/webhook.response';
+import { CreatedWebhookResponse, DeliveryResponse, toDelivery, toWebhook, webhookBody, WebhookDeletion, WebhookResponse } from './dto/webhook.response';
 
 const ORG = UuidParam('Organization');
 const HOOK = UuidParam('Webhook');
@@ -61,6 +61,19 @@ export class AdminWebhooksController {
     return { data: { ...toWebhook(created), secret: created.secret } };
   }
 
+  @Get(':id')
+  @Conditional()
+  @ApiOperation({ summary: 'One webhook endpoint', description: 'As GET /api/v1/webhooks/{id}: never the secret.' })
+  @ApiDataResponse(WebhookResponse)
+  async get(
+    @AdminSession() admin: AdminSessionInfo,
+    @Param('organizationId', ORG) organizationId: string,
+    @Param('id', HOOK) id: string,
+  ): Promise<{ data: WebhookResponse }> {
+    assertOwnOrganization(admin, organizationId);
+    return webhookBody(await this.webhooks.get(organizationId, id));
+  }
+
   @Patch(':id')
   @Conditional()
   @ApiOperation({ summary: 'Change an endpoint (enable, disable, url, events, description)' })
@@ -75,6 +88,23 @@ export class AdminWebhooksController {
   ): Promise<{ data: WebhookResponse }> {
     assertOwnOrganization(admin, organizationId);
     return webhookBody(await this.webhooks.update(organizationId, id, body ?? {}, ifMatch.of(webhookBody)));
+  }
+
+  @Delete(':id')
+  @HttpCode(200)
+  @Conditional()
+  @ApiOperation({ summary: 'Delete an endpoint', description: 'Its pending deliveries go with it.' })
+  @ApiDataResponse(WebhookDeletion)
+  @ApiProblems(404)
+  async delete(
+    @AdminSession() admin: AdminSessionInfo,
+    @Param('organizationId', ORG) organizationId: string,
+    @Param('id', HOOK) id: string,
+    @IfMatch() ifMatch: IfMatchHeader,
+  ): Promise<{ data: WebhookDeletion }> {
+    assertOwnOrganization(admin, organizationId);
+    await this.webhooks.delete(organizationId, id, ifMatch.of(webhookBody));
+    return { data: { id, deleted: true } };
   }
 
   @Get(':id/deliveries')

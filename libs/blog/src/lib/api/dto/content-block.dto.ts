@@ -144,7 +144,7 @@ function notABlockMessage(args: ValidationArguments): string {
 
 /** At most `max` elements (a value that is not an array is reported by the nested validation). */
 const ArrayAtMost = (max: number): PropertyDecorator =>
-  simpleValidator('arrayAtMost', (value) => !Array.isArray(value) || value.length <= max, `must contain at most ${max} blocks`)();
+  simpleValidator('arrayAtMost', (value) => !Array.isArray(value) || value.length <= max, `must contain at most ${max} blocks`, { maxItems: max })();
 
 function contentBlocksSchema(description: string | undefined) {
   return {

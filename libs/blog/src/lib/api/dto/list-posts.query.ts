@@ -7,7 +7,7 @@ import { POST_STATUSES, PostStatus } from '../../domain/post-status';
 export const MAX_SEARCH_LENGTH = 500;
 
 export class ListPostsQuery extends PageQuery {
-  @ApiPropertyOptional({ type: Number, minimum: 1, default: 20, description: 'Page size, default 20; values above 100 are clamped to 100' })
+  @ApiPropertyOptional({ type: 'integer', default: 20, description: 'Page size; values above 100 are clamped to 100' })
   override readonly limit?: number;
 
   @ApiPropertyOptional({ enum: POST_STATUSES, description: 'An overdue scheduled post counts as published' })

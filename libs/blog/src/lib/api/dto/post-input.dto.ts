@@ -1,5 +1,5 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsDateTimeWithZone, IsHttpUrl, IsSlug, IsSupportedInstant, OptionalNotNull, SLUG_MAX_LENGTH, SLUG_PATTERN } from '@almanac/shared';
+import { ApiBodyRules, IsDateTimeWithZone, IsHttpUrl, IsSlug, IsSupportedInstant, OptionalNotNull, SLUG_MAX_LENGTH, SLUG_PATTERN } from '@almanac/shared';
 import { ArrayMaxSize, ArrayUnique, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUUID, Matches, MaxLength } from 'class-validator';
 import { POST_STATUSES, PostStatus } from '../../domain/post-status';
 import { CONTENT_BLOCK_MODELS, ContentBlockDto, ContentBlocks } from './content-block.dto';
@@ -11,6 +11,11 @@ const STATUS_DOC =
   '`published_at`; becoming `published` without a `published_at` sets it to now.';
 
 @ApiExtraModels(...CONTENT_BLOCK_MODELS)
+// A new scheduled post needs its publication date (in the future: that part only the server can check).
+@ApiBodyRules({
+  if: { required: ['status'], properties: { status: { const: 'scheduled' } } },
+  then: { required: ['published_at'], properties: { published_at: { type: 'string' } } },
+})
 export class CreatePostDto {
   @ApiProperty({ minLength: 1, maxLength: 300, example: 'How we schedule our week' })
   @IsString()

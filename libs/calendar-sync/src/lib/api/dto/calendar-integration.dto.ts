@@ -28,19 +28,19 @@ export class PutCalendarIntegrationDto {
 }
 
 export class CalendarIntegrationResponse {
-  @ApiProperty() readonly id!: string;
-  @ApiProperty() readonly organization_id!: string;
+  @ApiProperty({ format: 'uuid' }) readonly id!: string;
+  @ApiProperty({ format: 'uuid' }) readonly organization_id!: string;
   @ApiProperty({ enum: ['ics'] }) readonly provider!: string;
   @ApiProperty({ example: 'https://calendar.google.com/calendar…', description: 'The feed URL, masked: it is a secret' })
   readonly url!: string;
-  @ApiProperty() readonly schedule_id!: string;
+  @ApiProperty({ format: 'uuid' }) readonly schedule_id!: string;
   @ApiProperty() readonly name!: string;
-  @ApiProperty({ example: '2026-11-21T10:00:00.000Z' }) readonly created_at!: string;
-  @ApiProperty({ example: '2026-11-21T10:00:00.000Z' }) readonly updated_at!: string;
-  @ApiProperty({ example: '2026-11-21T10:05:00.000Z', nullable: true, type: String }) readonly last_synced_at!: string | null;
+  @ApiProperty({ format: 'date-time', example: '2026-11-21T10:00:00.000Z' }) readonly created_at!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-21T10:00:00.000Z' }) readonly updated_at!: string;
+  @ApiProperty({ format: 'date-time', example: '2026-11-21T10:05:00.000Z', nullable: true, type: String }) readonly last_synced_at!: string | null;
 }
 
 export class DeletedIntegrationResponse {
-  @ApiProperty() readonly id!: string;
-  @ApiProperty({ example: true }) readonly deleted!: boolean;
+  @ApiProperty({ format: 'uuid' }) readonly id!: string;
+  @ApiProperty({ example: true, enum: [true] }) readonly deleted!: boolean;
 }

@@ -3,7 +3,11 @@ import { IsDateOrDateTime } from '@almanac/shared';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 
 export class SyncExternalBookingsDto {
-  @ApiProperty({ example: '0193a3c2-7d1e-7c4e-9a57-2f5b8e1c0d9a', description: 'Organization to sync for (the admin’s own)' })
+  @ApiProperty({
+    format: 'uuid',
+    example: '0193a3c2-7d1e-7c4e-9a57-2f5b8e1c0d9a',
+    description: 'Organization to sync for: the admin’s own (any other value: 403)',
+  })
   @IsString()
   @MaxLength(100)
   readonly organizationId!: string;
@@ -22,20 +26,20 @@ export class SyncExternalBookingsDto {
 }
 
 export class SkippedReasons {
-  @ApiProperty({ example: 3, description: 'Already imported and unchanged' }) readonly duplicate!: number;
-  @ApiProperty({ example: 1, description: 'STATUS:CANCELLED in the feed' }) readonly cancelled!: number;
-  @ApiProperty({ example: 1, description: 'TRANSP:TRANSPARENT (shown as free)' }) readonly free!: number;
-  @ApiProperty({ example: 1, description: 'All-day (DATE values)' }) readonly all_day!: number;
-  @ApiProperty({ example: 0, description: 'Overlaps a PENDING or CONFIRMED booking' }) readonly conflict!: number;
-  @ApiProperty({ example: 0, description: 'Unreadable or impossible (no start, end before start)' }) readonly invalid!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, example: 3, description: 'Already imported and unchanged' }) readonly duplicate!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, example: 1, description: 'STATUS:CANCELLED in the feed' }) readonly cancelled!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, example: 1, description: 'TRANSP:TRANSPARENT (shown as free)' }) readonly free!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, example: 1, description: 'All-day (DATE values)' }) readonly all_day!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, example: 0, description: 'Overlaps a PENDING or CONFIRMED booking' }) readonly conflict!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, example: 0, description: 'Unreadable or impossible (no start, end before start)' }) readonly invalid!: number;
 }
 
 export class SyncExternalBookingsResponse {
   @ApiProperty({ example: true }) readonly success!: boolean;
-  @ApiProperty({ example: 12, description: 'Bookings imported' }) readonly synced!: number;
-  @ApiProperty({ example: 6, description: 'Occurrences not imported (sum of skipped_reasons)' }) readonly skipped!: number;
-  @ApiProperty({ example: 1, description: 'Imported bookings moved or changed to follow the feed' }) readonly updated!: number;
-  @ApiProperty({ example: 1, description: 'Imported bookings cancelled because they vanished or were cancelled in the feed' })
+  @ApiProperty({ type: 'integer', minimum: 0, example: 12, description: 'Bookings imported' }) readonly synced!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, example: 6, description: 'Occurrences not imported (sum of skipped_reasons)' }) readonly skipped!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, example: 1, description: 'Imported bookings moved or changed to follow the feed' }) readonly updated!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, example: 1, description: 'Imported bookings cancelled because they vanished or were cancelled in the feed' })
   readonly cancelled!: number;
   @ApiProperty({ type: SkippedReasons }) readonly skipped_reasons!: SkippedReasons;
 }

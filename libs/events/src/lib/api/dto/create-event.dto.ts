@@ -12,7 +12,13 @@ import {
   TitleField,
 } from './event-fields';
 import { EventStatus } from '../../domain/event-status';
+import { ApiBodyRules } from '@almanac/shared';
 
+// An end time needs a start time (event-timing.ts); on update the stored start time counts too.
+@ApiBodyRules({
+  if: { required: ['end_time'], properties: { end_time: { type: 'string' } } },
+  then: { required: ['start_time'], properties: { start_time: { type: 'string' } } },
+})
 export class CreateEventDto {
   @TitleField('create') readonly title!: string;
   @StartDateField('create') readonly start_date!: string;

@@ -54,6 +54,8 @@ export const StartDateField = (mode: Mode) =>
     (mode === 'create' ? ApiProperty : ApiPropertyOptional)({
       type: String,
       format: 'date',
+      // The event's own rule (event-timing.ts), beside the validator's "a date that exists".
+      pattern: '^[1-9]\\d{3}-',
       example: '2026-12-01',
       description: 'YYYY-MM-DD, a date that exists, years 1000-9999; the day in the event\'s time zone',
     }),
@@ -89,10 +91,11 @@ export const CostField = () =>
       type: Number,
       minimum: 0,
       maximum: MAX_COST,
-      multipleOf: 0.01,
       default: 0,
       example: 19.99,
-      description: 'Dollars, at most two decimals; stored exactly',
+      description:
+        'Dollars with at most two decimals (19.99 yes, 0.001 no: 400), stored exactly. The two-decimal rule is stated here only: ' +
+        'JSON Schema has no form of it that holds for binary floating point (`multipleOf: 0.01` refuses 19.99 in most validators)',
     }),
     OptionalNotNull(),
     IsMoney(),

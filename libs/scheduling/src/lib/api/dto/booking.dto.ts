@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
+  ApiBodyRules,
   IsDateOrDateTime,
   IsDateTimeWithZone,
   IsIanaTimeZone,
@@ -203,6 +204,7 @@ export class UpdateAttendeeInput {
  * A partial update. `status` moves per §3.1; `start_time` and `end_time` together reschedule a
  * PENDING or CONFIRMED booking. Any other field (id, schedule_id, event_type_id, created_at…): 400.
  */
+@ApiBodyRules({ dependentRequired: { start_time: ['end_time'], end_time: ['start_time'] } })
 export class UpdateBookingDto {
   @ApiPropertyOptional({
     enum: BOOKING_STATUSES,

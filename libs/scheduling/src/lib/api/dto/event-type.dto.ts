@@ -36,7 +36,8 @@ export class CreateEventTypeDto {
     description:
       'Generated from the title when absent (made unique with -2, -3…); a supplied slug that is taken: 409 slug_taken',
   })
-  @IsOptional()
+  // Absent means "generate one"; null is refused (it used to reach the insert and fail there with a 500).
+  @OptionalNotNull()
   @IsSlug()
   readonly slug?: string;
 
@@ -242,7 +243,7 @@ export class EventTypeResponse {
     description: 'null when none was given',
   })
   readonly description!: string | null;
-  @ApiProperty({ example: 30, description: 'Minutes' })
+  @ApiProperty({ type: 'integer', example: 30, description: 'Minutes' })
   readonly duration!: number;
   @ApiProperty({ enum: LOCATION_TYPES, example: 'video' })
   readonly location_type!: LocationType;

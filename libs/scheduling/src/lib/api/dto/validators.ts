@@ -1,19 +1,35 @@
-import { isDateTimeWithZone, simpleValidator } from '@almanac/shared';
+import { documentValidator, isDateTimeWithZone, simpleValidator } from '@almanac/shared';
 import { Transform } from 'class-transformer';
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
-import { dateOverridesProblems, weeklyRulesProblems } from '../../domain/availability';
-import { metadataProblems } from '../../domain/booking-metadata';
+import {
+  dateOverridesProblems,
+  MAX_DATE_OVERRIDES,
+  MAX_OVERRIDE_INTERVALS,
+  MAX_WEEKLY_RULES,
+  WEEKDAYS,
+  weeklyRulesProblems,
+} from '../../domain/availability';
+import {
+  METADATA_MAX_KEY_LENGTH,
+  METADATA_MAX_KEYS,
+  METADATA_MAX_STRING_LENGTH,
+  metadataProblems,
+  RESERVED_METADATA_KEYS,
+} from '../../domain/booking-metadata';
 
 /** Text with at least one non-space character. */
 export const NotBlank = simpleValidator(
   'notBlank',
   (value) => typeof value !== 'string' || value.trim().length > 0,
   'must not be blank',
+  { minLength: 1, pattern: '\\S' },
 );
 
 /** A zoned date-time strictly after the one in `other` (checked only when both are well-formed). */
 export function IsAfterField(other: string, options?: ValidationOptions): PropertyDecorator {
-  return (target: object, propertyName: string | symbol) =>
+  return (target: object, propertyName: string | symbol) => {
+    // A comparison with another field: JSON Schema cannot state it, the field's description does.
+    documentValidator(target, propertyName, 'isAfterField', {});
     registerDecorator({
       name: 'isAfterField',
       target: target.constructor,
@@ -28,11 +44,23 @@ export function IsAfterField(other: string, options?: ValidationOptions): Proper
         },
       },
     });
+  };
 }
+
+/** Booking metadata as JSON Schema: everything metadataProblems checks. */
+export const BOOKING_METADATA_SCHEMA = {
+  type: 'object',
+  maxProperties: METADATA_MAX_KEYS,
+  propertyNames: { minLength: 1, maxLength: METADATA_MAX_KEY_LENGTH, not: { enum: [...RESERVED_METADATA_KEYS] } },
+  additionalProperties: {
+    oneOf: [{ type: 'string', maxLength: METADATA_MAX_STRING_LENGTH }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }],
+  },
+};
 
 /** Booking metadata: ≤ 50 keys of ≤ 40 characters; values string (≤ 500), number, boolean or null. */
 export function IsBookingMetadata(options?: ValidationOptions): PropertyDecorator {
-  return (target: object, propertyName: string | symbol) =>
+  return (target: object, propertyName: string | symbol) => {
+    documentValidator(target, propertyName, 'isBookingMetadata', BOOKING_METADATA_SCHEMA);
     registerDecorator({
       name: 'isBookingMetadata',
       target: target.constructor,
@@ -43,6 +71,7 @@ export function IsBookingMetadata(options?: ValidationOptions): PropertyDecorato
       },
       validator: { validate: (value: unknown) => metadataProblems(value).length === 0 },
     });
+  };
 }
 
 /**
@@ -56,8 +85,10 @@ export function RawJson(): PropertyDecorator {
 function problemsValidator(
   name: string,
   problems: (value: unknown) => { field: string; message: string }[],
+  schema: Record<string, unknown>,
 ): (options?: ValidationOptions) => PropertyDecorator {
-  return (options) => (target: object, propertyName: string | symbol) =>
+  return (options) => (target: object, propertyName: string | symbol) => {
+    documentValidator(target, propertyName, name, schema);
     registerDecorator({
       name,
       target: target.constructor,
@@ -71,10 +102,42 @@ function problemsValidator(
       },
       validator: { validate: (value: unknown) => problems(value).length === 0 },
     });
+  };
 }
 
+// What the availability validators check, as far as JSON Schema can say it (start < end and distinct
+// override dates are checked by the server only).
+const START = { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' };
+const END = { type: 'string', pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$' };
+const INTERVAL = { type: 'object', required: ['start', 'end'], properties: { start: START, end: END } };
+const WEEKLY_RULES_SCHEMA = {
+  type: 'array',
+  maxItems: MAX_WEEKLY_RULES,
+  items: {
+    type: 'object',
+    required: ['days', 'start', 'end'],
+    properties: {
+      days: { type: 'array', minItems: 1, maxItems: 7, uniqueItems: true, items: { enum: [...WEEKDAYS] } },
+      start: START,
+      end: END,
+    },
+  },
+};
+const DATE_OVERRIDES_SCHEMA = {
+  type: 'array',
+  maxItems: MAX_DATE_OVERRIDES,
+  items: {
+    type: 'object',
+    required: ['date', 'intervals'],
+    properties: {
+      date: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' },
+      intervals: { type: 'array', maxItems: MAX_OVERRIDE_INTERVALS, items: INTERVAL },
+    },
+  },
+};
+
 /** A schedule's `availability`: null or ≤ 50 weekly rules `{days, start, end}`. */
-export const IsWeeklyRules = problemsValidator('isWeeklyRules', (value) => weeklyRulesProblems(value));
+export const IsWeeklyRules = problemsValidator('isWeeklyRules', (value) => weeklyRulesProblems(value), WEEKLY_RULES_SCHEMA);
 
 /** A schedule's `date_overrides`: ≤ 366 overrides `{date, intervals}` of distinct dates. */
-export const IsDateOverrides = problemsValidator('isDateOverrides', (value) => dateOverridesProblems(value));
+export const IsDateOverrides = problemsValidator('isDateOverrides', (value) => dateOverridesProblems(value), DATE_OVERRIDES_SCHEMA);

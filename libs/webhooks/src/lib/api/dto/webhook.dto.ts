@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsHttpUrl, OptionalNotNull, PageQuery, QueryInt } from '@almanac/shared';
+import { IsHttpUrl, MAX_QUERY_INTEGER, OptionalNotNull, PageQuery, QueryInt } from '@almanac/shared';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -99,8 +99,7 @@ export class ChangesQuery {
   readonly after?: string;
 
   @ApiPropertyOptional({
-    type: Number,
-    minimum: 1,
+    type: 'integer',
     default: 100,
     description: 'Page size; values above 1000 are clamped to 1000',
   })
@@ -108,6 +107,6 @@ export class ChangesQuery {
   @QueryInt()
   @IsInt()
   @Min(1)
-  @Max(Number.MAX_SAFE_INTEGER)
+  @Max(MAX_QUERY_INTEGER)
   readonly limit?: number;
 }

@@ -39,12 +39,12 @@ export class DeliveryResponse {
   @ApiProperty({ format: 'uuid' }) readonly event_id!: string;
   @ApiProperty({ example: 'booking.created' }) readonly event_type!: string;
   @ApiProperty({ enum: DELIVERY_STATUSES }) readonly status!: DeliveryStatus;
-  @ApiProperty({ example: 1 }) readonly attempts!: number;
+  @ApiProperty({ type: 'integer', minimum: 0, example: 1 }) readonly attempts!: number;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) readonly last_attempt_at!:
     string | null;
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) readonly next_attempt_at!:
     string | null;
-  @ApiProperty({ type: Number, nullable: true }) readonly response_status!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true }) readonly response_status!: number | null;
   @ApiProperty({ type: String, nullable: true, description: 'The first 1 KiB of the answer' })
   readonly response_body!: string | null;
   @ApiProperty({ type: String, nullable: true }) readonly error!: string | null;
