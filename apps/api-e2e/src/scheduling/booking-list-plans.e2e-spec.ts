@@ -61,16 +61,18 @@ describe('booking list query plans (e2e)', () => {
   }
 
   it.each([
-    ['', 'bookings_start_idx'],
+    ['', /bookings_start_idx|bookings_pkey/],
     ['?schedule_id=SCHEDULE', 'bookings_schedule_idx'],
     ['?event_type_id=EVENT_TYPE', 'bookings_event_type_idx'],
     ['?status=NO_SHOW', 'bookings_status_idx'],
     ['?start_date=2027-02-01&end_date=2027-02-02', 'bookings_start_idx'],
-    ['?upcoming=true', 'bookings_start_idx'],
+    // Every booking here is upcoming (all start in 2027): the planner may read the organization's rows
+    // by the primary key's organization_id prefix and sort, or walk the start index; both are indexed.
+    ['?upcoming=true', /bookings_start_idx|bookings_pkey/],
     ['?attendee_email=user123%40', 'bookings_attendee_email_trgm_idx'],
   ])('GET /api/v1/bookings%s uses %s', async (query, index) => {
     const plan = await planOf(query.replace('SCHEDULE', scheduleId).replace('EVENT_TYPE', eventTypeId));
-    expect(plan).toContain(index);
+    expect(plan).toMatch(index);
     expect(plan).not.toMatch(/Seq Scan on bookings/);
   });
 });
