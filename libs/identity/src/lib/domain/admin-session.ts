@@ -24,14 +24,14 @@ export interface SessionTimes {
 }
 
 /** A stored admin session: the token is kept only as its SHA-256. */
-export interface AdminSession extends SessionTimes {
+export interface AdminSessionRecord extends SessionTimes {
   readonly id: string;
   readonly organizationId: string;
   readonly userId: string;
 }
 
 /** A new session of a user signed in at `now`. */
-export function newAdminSession(id: string, user: User, now: Date): AdminSession {
+export function newAdminSession(id: string, user: User, now: Date): AdminSessionRecord {
   return { id, organizationId: user.organizationId, userId: user.id, createdAt: now, lastSeenAt: now, expiresAt: sessionExpiry(now) };
 }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { AdminSession } from '../domain/admin-session';
+import type { AdminSessionRecord } from '../domain/admin-session';
 import type { LoginFailure } from '../domain/login-failure';
 import type { User, UserRole } from '../domain/user';
 
@@ -71,7 +71,7 @@ export class SessionRepository {
     );
   }
 
-  async insert(em: EntityManager, session: AdminSession, tokenHash: string): Promise<void> {
+  async insert(em: EntityManager, session: AdminSessionRecord, tokenHash: string): Promise<void> {
     await em.query(
       `INSERT INTO admin_sessions (id, organization_id, user_id, token_hash, created_at, last_seen_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
@@ -80,7 +80,7 @@ export class SessionRepository {
   }
 
   /** The session with this token hash and its user, or null. */
-  async findByTokenHash(em: EntityManager, tokenHash: string): Promise<{ session: AdminSession; user: User } | null> {
+  async findByTokenHash(em: EntityManager, tokenHash: string): Promise<{ session: AdminSessionRecord; user: User } | null> {
     const rows: SessionRow[] = await em.query(
       `SELECT s.id, s.organization_id, s.user_id, s.created_at, s.last_seen_at, s.expires_at, u.email, u.name, u.role
          FROM admin_sessions s
