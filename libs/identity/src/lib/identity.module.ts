@@ -1,5 +1,4 @@
 import { Global, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { registerErrorCodes } from '@almanac/shared';
 import { AdminSessionGuard, SessionGuard } from './api/admin-session.guard';
 import { ApiKeyGuard } from './api/api-key.guard';
@@ -13,11 +12,10 @@ import { ApiRateLimiter } from './application/api-rate-limiter';
 import { DemoOutput, DemoSeeder, StdoutDemoOutput } from './application/demo-seed';
 import { IdentityService } from './application/identity.service';
 import { IdempotencyStore } from './infrastructure/idempotency.store';
-import {
-  ApiKeyOrmEntity,
-  OrganizationOrmEntity,
-  UserOrmEntity,
-} from './infrastructure/identity.orm-entities';
+import { ApiKeyRepository } from './infrastructure/api-key.repository';
+import { OrganizationRepository } from './infrastructure/organization.repository';
+import { SessionRepository } from './infrastructure/session.repository';
+import { UserRepository } from './infrastructure/user.repository';
 import { IDENTITY_ERROR_CODES } from './domain/identity-errors';
 
 /** This context's own error codes (the kernel's are in @almanac/shared). */
@@ -25,9 +23,12 @@ registerErrorCodes('identity', IDENTITY_ERROR_CODES);
 
 @Global()
 @Module({
-  imports: [TypeOrmModule.forFeature([OrganizationOrmEntity, UserOrmEntity, ApiKeyOrmEntity])],
   controllers: [AuthController, ApiKeysController, AdminApiKeysController],
   providers: [
+    OrganizationRepository,
+    UserRepository,
+    ApiKeyRepository,
+    SessionRepository,
     ApiKeyAuthenticator,
     ApiRateLimiter,
     ApiKeyGuard,

@@ -2,23 +2,13 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { AppConfig, Clock } from '@almanac/shared';
 import { DataSource } from 'typeorm';
+import { ApiKeyCredential, isApiKeyUsable } from '../domain/api-key';
 import { API_KEY_PATTERN, hashApiKey } from '../domain/api-key-secret';
 import { ApiPrincipal } from '../domain/principal';
-import { Scope } from '../domain/scopes';
-import { API_KEY_BY_HASH_SQL, TOUCH_API_KEY_SQL } from '../infrastructure/api-key-queries';
-
-interface KeyRow {
-  id: string;
-  organization_id: string;
-  user_id: string | null;
-  scopes: Scope[];
-  expires_at: Date | null;
-  revoked_at: Date | null;
-  last_used_at: Date | null;
-}
+import { ApiKeyRepository } from '../infrastructure/api-key.repository';
 
 interface CacheEntry {
-  row: KeyRow | null;
+  key: ApiKeyCredential | null;
   loadedAt: number;
 }
 
@@ -37,6 +27,7 @@ export class ApiKeyAuthenticator {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly keys: ApiKeyRepository,
     private readonly clock: Clock,
     config: AppConfig,
   ) {
@@ -49,34 +40,31 @@ export class ApiKeyAuthenticator {
     if (!match || !API_KEY_PATTERN.test(match[1]!)) return null;
     const hash = hashApiKey(match[1]!);
     const now = this.clock.now();
-    const row = await this.lookup(hash, now.getTime());
-    if (!row || row.revoked_at || (row.expires_at && row.expires_at.getTime() <= now.getTime())) return null;
-    this.touch(row, now);
-    return { organizationId: row.organization_id, apiKeyId: row.id, userId: row.user_id, scopes: row.scopes };
+    const key = await this.lookup(hash, now.getTime());
+    if (!key || !isApiKeyUsable(key, now)) return null;
+    this.touch(key, now);
+    return { organizationId: key.organizationId, apiKeyId: key.id, userId: key.userId, scopes: key.scopes };
   }
 
   forget(hash: string): void {
     this.cache.delete(hash);
   }
 
-  private async lookup(hash: string, nowMs: number): Promise<KeyRow | null> {
+  private async lookup(hash: string, nowMs: number): Promise<ApiKeyCredential | null> {
     const cached = this.cache.get(hash);
-    if (cached && nowMs - cached.loadedAt < this.ttlMs) return cached.row;
-    const rows: KeyRow[] = await this.dataSource.query(API_KEY_BY_HASH_SQL, [hash]);
-    const row = rows[0] ?? null;
+    if (cached && nowMs - cached.loadedAt < this.ttlMs) return cached.key;
+    const key = await this.keys.findCredentialByHash(this.dataSource.manager, hash);
     if (this.ttlMs > 0) {
       if (this.cache.size >= CACHE_MAX_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
-      this.cache.set(hash, { row, loadedAt: nowMs });
+      this.cache.set(hash, { key, loadedAt: nowMs });
     }
-    return row;
+    return key;
   }
 
   /** Records use at most once a minute per key, off the request path. */
-  private touch(row: KeyRow, now: Date): void {
-    if (row.last_used_at && now.getTime() - row.last_used_at.getTime() < LAST_USED_RESOLUTION_MS) return;
-    row.last_used_at = now;
-    this.dataSource
-      .query(TOUCH_API_KEY_SQL, [row.id, now])
-      .catch((error: unknown) => this.logger.warn({ err: error }, 'could not record API key use'));
+  private touch(key: ApiKeyCredential, now: Date): void {
+    if (key.lastUsedAt && now.getTime() - key.lastUsedAt.getTime() < LAST_USED_RESOLUTION_MS) return;
+    key.lastUsedAt = now;
+    this.keys.touch(this.dataSource.manager, key.id, now).catch((error: unknown) => this.logger.warn({ err: error }, 'could not record API key use'));
   }
 }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { AppConfig, DatabaseServer } from '@almanac/shared';
 import { randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
+import { OrganizationRepository } from '../infrastructure/organization.repository';
 import { IdentityService } from './identity.service';
 
 export const DEMO_ADMIN_EMAIL = 'admin@demo.almanac.local';
@@ -30,6 +31,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
     private readonly server: DatabaseServer,
     private readonly identity: IdentityService,
     private readonly output: DemoOutput,
+    private readonly organizations: OrganizationRepository,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -40,8 +42,7 @@ export class DemoSeeder implements OnApplicationBootstrap {
   }
 
   async seedIfEmpty(): Promise<void> {
-    const existing: unknown[] = await this.dataSource.query('SELECT 1 FROM organizations LIMIT 1');
-    if (existing.length > 0) return;
+    if (await this.organizations.any(this.dataSource.manager)) return;
     const org = await this.identity.createOrganization('Demo');
     const password = randomBytes(12).toString('base64url');
     const admin = await this.identity.createUser({ organizationId: org.id, email: DEMO_ADMIN_EMAIL, name: 'Demo Admin', password, role: 'admin' });

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDateTimeWithZone, OptionalNotNull } from '@almanac/shared';
 import { ArrayMaxSize, IsArray, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { SCOPES } from '../../domain/scopes';
-import type { ApiKeyRecord } from '../../application/identity.service';
+import type { ApiKey } from '../../domain/api-key';
 
 export class CreateAdminApiKeyDto {
   @ApiProperty({ example: 'Website', maxLength: 300 })
@@ -42,7 +42,7 @@ export class CreatedAdminApiKeyResponse extends AdminApiKeyResponse {
   @ApiProperty({ example: 'alm_3hG7kQ2pXw9…', description: 'The key itself: shown in this answer only' }) readonly key!: string;
 }
 
-export function toAdminApiKey(key: ApiKeyRecord): AdminApiKeyResponse {
+export function toAdminApiKey(key: ApiKey): AdminApiKeyResponse {
   return {
     id: key.id,
     name: key.name,

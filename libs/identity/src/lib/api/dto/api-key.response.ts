@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { SCOPES } from '../../domain/scopes';
-import type { ApiKeyRecord } from '../../application/identity.service';
+import type { ApiKey } from '../../domain/api-key';
 
 export class ApiKeyResponse {
   @ApiProperty({ format: 'uuid' })
@@ -28,7 +28,7 @@ export class ApiKeyResponse {
   readonly expires_at!: string | null;
 }
 
-export function toApiKeyResponse(key: ApiKeyRecord): ApiKeyResponse {
+export function toApiKeyResponse(key: ApiKey): ApiKeyResponse {
   return {
     id: key.id,
     name: key.name,

@@ -1,0 +1,46 @@
+import type { Scope } from './scopes';
+
+/** An API key as stored, without its hash. */
+export interface ApiKey {
+  readonly id: string;
+  readonly organizationId: string;
+  readonly userId: string | null;
+  readonly name: string;
+  readonly prefix: string;
+  readonly scopes: Scope[];
+  readonly createdAt: Date;
+  readonly lastUsedAt: Date | null;
+  readonly expiresAt: Date | null;
+  readonly revokedAt: Date | null;
+}
+
+/** A key about to be stored: the record and the SHA-256 of its secret. */
+export interface NewApiKey extends ApiKey {
+  readonly keyHash: string;
+}
+
+/** A key just created, with its secret (shown once). */
+export interface CreatedApiKey {
+  id: string;
+  /** The secret, shown once. */
+  key: string;
+  prefix: string;
+  scopes: Scope[];
+}
+
+/** What the authenticator checks a presented key against. */
+export interface ApiKeyCredential {
+  readonly id: string;
+  readonly organizationId: string;
+  readonly userId: string | null;
+  readonly scopes: Scope[];
+  readonly expiresAt: Date | null;
+  readonly revokedAt: Date | null;
+  /** Updated in place by the authenticator when it records a use, so a cached key is written once a minute. */
+  lastUsedAt: Date | null;
+}
+
+/** A key works until it is revoked and, if it has one, until its expiry. */
+export function isApiKeyUsable(key: ApiKeyCredential, now: Date): boolean {
+  return !key.revokedAt && !(key.expiresAt && key.expiresAt.getTime() <= now.getTime());
+}

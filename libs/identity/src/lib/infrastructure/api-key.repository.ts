@@ -1,0 +1,110 @@
+import { Injectable } from '@nestjs/common';
+import { returnedRows } from '@almanac/shared';
+import type { EntityManager } from 'typeorm';
+import type { ApiKey, ApiKeyCredential, NewApiKey } from '../domain/api-key';
+import type { Scope } from '../domain/scopes';
+import { API_KEY_BY_HASH_SQL, TOUCH_API_KEY_SQL } from './api-key-queries';
+import { translateReferenceError } from './reference-errors';
+
+interface ApiKeyRow {
+  id: string;
+  organization_id: string;
+  user_id: string | null;
+  name: string;
+  prefix: string;
+  scopes: Scope[];
+  created_at: Date;
+  last_used_at: Date | null;
+  expires_at: Date | null;
+  revoked_at: Date | null;
+}
+
+type CredentialRow = Pick<ApiKeyRow, 'id' | 'organization_id' | 'user_id' | 'scopes' | 'expires_at' | 'revoked_at' | 'last_used_at'>;
+
+/** Every column but the hash. */
+const COLUMNS = 'id, organization_id, user_id, name, prefix, scopes, created_at, last_used_at, expires_at, revoked_at';
+
+function toApiKey(row: ApiKeyRow): ApiKey {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    userId: row.user_id,
+    name: row.name,
+    prefix: row.prefix,
+    scopes: row.scopes,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+function toCredential(row: CredentialRow): ApiKeyCredential {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    userId: row.user_id,
+    scopes: row.scopes,
+    expiresAt: row.expires_at,
+    revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at,
+  };
+}
+
+/** API keys in PostgreSQL, found by the SHA-256 of their secret (the secret itself is never stored). */
+@Injectable()
+export class ApiKeyRepository {
+  /** Stores a key; an unknown organization or user → an invalid reference. */
+  async insert(em: EntityManager, key: NewApiKey): Promise<void> {
+    await em
+      .query(
+        `INSERT INTO api_keys (id, organization_id, user_id, name, prefix, key_hash, scopes, created_at, last_used_at, expires_at, revoked_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+        [key.id, key.organizationId, key.userId, key.name, key.prefix, key.keyHash, key.scopes, key.createdAt, key.lastUsedAt, key.expiresAt, key.revokedAt],
+      )
+      .catch(translateReferenceError);
+  }
+
+  /** One key of the organization; null for another organization's key. */
+  async findById(em: EntityManager, organizationId: string, id: string): Promise<ApiKey | null> {
+    const rows: ApiKeyRow[] = await em.query(`SELECT ${COLUMNS} FROM api_keys WHERE organization_id = $1 AND id = $2`, [organizationId, id]);
+    return rows[0] ? toApiKey(rows[0]) : null;
+  }
+
+  /** A page of the organization's keys, revoked ones included, newest first, and how many there are. */
+  async page(em: EntityManager, organizationId: string, page: { limit: number; offset: number }): Promise<{ items: ApiKey[]; total: number }> {
+    const rows: ApiKeyRow[] = await em.query(
+      `SELECT ${COLUMNS} FROM api_keys WHERE organization_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+      [organizationId, page.limit, page.offset],
+    );
+    const [count] = (await em.query('SELECT count(*)::int AS total FROM api_keys WHERE organization_id = $1', [organizationId])) as Array<{ total: number }>;
+    return { items: rows.map(toApiKey), total: count?.total ?? 0 };
+  }
+
+  /** The key behind a presented secret's hash, with what authentication checks; null when unknown. */
+  async findCredentialByHash(em: EntityManager, keyHash: string): Promise<ApiKeyCredential | null> {
+    const rows: CredentialRow[] = await em.query(API_KEY_BY_HASH_SQL, [keyHash]);
+    return rows[0] ? toCredential(rows[0]) : null;
+  }
+
+  /** Records a key's use at `at`. */
+  async touch(em: EntityManager, id: string, at: Date): Promise<void> {
+    await em.query(TOUCH_API_KEY_SQL, [id, at]);
+  }
+
+  /**
+   * Revokes a key (of this organization, when one is given); an already revoked key keeps its
+   * revoked_at. Returns the hashes of the keys it found (none or one), for the authenticator's cache.
+   */
+  async revoke(em: EntityManager, id: string, at: Date, organizationId?: string): Promise<string[]> {
+    const result: unknown =
+      organizationId === undefined
+        ? await em.query('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING key_hash', [id, at])
+        : await em.query('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE organization_id = $1 AND id = $2 RETURNING key_hash', [
+            organizationId,
+            id,
+            at,
+          ]);
+    return returnedRows<{ key_hash: string }>(result).map((row) => row.key_hash);
+  }
+}

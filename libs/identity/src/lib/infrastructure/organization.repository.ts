@@ -1,0 +1,17 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { Organization } from '../domain/organization';
+
+/** Organizations in PostgreSQL. */
+@Injectable()
+export class OrganizationRepository {
+  async insert(em: EntityManager, organization: Organization, createdAt: Date): Promise<void> {
+    await em.query('INSERT INTO organizations (id, name, created_at) VALUES ($1, $2, $3)', [organization.id, organization.name, createdAt]);
+  }
+
+  /** Whether the database holds any organization at all (the demo seed runs only on an empty one). */
+  async any(em: EntityManager): Promise<boolean> {
+    const rows: unknown[] = await em.query('SELECT 1 FROM organizations LIMIT 1');
+    return rows.length > 0;
+  }
+}

@@ -1,0 +1,123 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { AdminSessionRecord } from '../domain/admin-session';
+import type { LoginFailure } from '../domain/login-failure';
+import type { User, UserRole } from '../domain/user';
+
+interface SessionRow {
+  id: string;
+  organization_id: string;
+  user_id: string;
+  created_at: Date;
+  last_seen_at: Date;
+  expires_at: Date;
+  email: string;
+  name: string;
+  role: UserRole;
+}
+
+/** First key of the transaction-scoped advisory locks taken per e-mail and per client while counting failures. */
+const LOGIN_LOCK_CLASS = 7_245_319;
+
+/**
+ * Admin sessions (`admin_sessions`, by the SHA-256 of their token) and failed sign-ins
+ * (`login_failures`, counted per e-mail and per client across every instance).
+ */
+@Injectable()
+export class SessionRepository {
+  /**
+   * Takes the client's advisory lock until the end of the transaction `em` belongs to, then returns
+   * when the client's failures since `since` happened. Concurrent attempts of one client take turns.
+   */
+  async lockFailuresOfClient(em: EntityManager, clientKey: string, since: Date): Promise<Date[]> {
+    await em.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOGIN_LOCK_CLASS, clientKey]);
+    const rows: Array<{ attempted_at: Date }> = await em.query('SELECT attempted_at FROM login_failures WHERE client_key = $1 AND attempted_at > $2', [
+      clientKey,
+      since,
+    ]);
+    return rows.map((row) => row.attempted_at);
+  }
+
+  /** The same for one e-mail (its lower-case key): the lock per e-mail, then its failures since `since`. */
+  async lockFailuresOfEmail(em: EntityManager, emailKey: string, since: Date): Promise<Date[]> {
+    await em.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOGIN_LOCK_CLASS, emailKey]);
+    const rows: Array<{ attempted_at: Date }> = await em.query('SELECT attempted_at FROM login_failures WHERE email_key = $1 AND attempted_at > $2', [
+      emailKey,
+      since,
+    ]);
+    return rows.map((row) => row.attempted_at);
+  }
+
+  async recordFailure(em: EntityManager, failure: LoginFailure): Promise<void> {
+    await em.query('INSERT INTO login_failures (id, email_key, client_key, attempted_at) VALUES ($1, $2, $3, $4)', [
+      failure.id,
+      failure.emailKey,
+      failure.clientKey,
+      failure.attemptedAt,
+    ]);
+  }
+
+  /** Forgets the e-mail's failures (after a successful sign-in). */
+  async clearFailuresOfEmail(em: EntityManager, emailKey: string): Promise<void> {
+    await em.query('DELETE FROM login_failures WHERE email_key = $1', [emailKey]);
+  }
+
+  /** Drops the user's sessions that expired by `now` or were last seen at or before `idleSince`. */
+  async deleteEndedOfUser(em: EntityManager, user: User, now: Date, idleSince: Date): Promise<void> {
+    await em.query(
+      `DELETE FROM admin_sessions WHERE organization_id = $1 AND user_id = $2
+         AND (expires_at <= $3 OR last_seen_at <= $4)`,
+      [user.organizationId, user.id, now, idleSince],
+    );
+  }
+
+  async insert(em: EntityManager, session: AdminSessionRecord, tokenHash: string): Promise<void> {
+    await em.query(
+      `INSERT INTO admin_sessions (id, organization_id, user_id, token_hash, created_at, last_seen_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [session.id, session.organizationId, session.userId, tokenHash, session.createdAt, session.lastSeenAt, session.expiresAt],
+    );
+  }
+
+  /** The session with this token hash and its user, or null. */
+  async findByTokenHash(em: EntityManager, tokenHash: string): Promise<{ session: AdminSessionRecord; user: User } | null> {
+    const rows: SessionRow[] = await em.query(
+      `SELECT s.id, s.organization_id, s.user_id, s.created_at, s.last_seen_at, s.expires_at, u.email, u.name, u.role
+         FROM admin_sessions s
+         JOIN users u ON u.organization_id = s.organization_id AND u.id = s.user_id
+        WHERE s.token_hash = $1`,
+      [tokenHash],
+    );
+    const row = rows[0];
+    if (!row) return null;
+    return {
+      session: { id: row.id, organizationId: row.organization_id, userId: row.user_id, createdAt: row.created_at, lastSeenAt: row.last_seen_at, expiresAt: row.expires_at },
+      user: { id: row.user_id, organizationId: row.organization_id, email: row.email, name: row.name, role: row.role },
+    };
+  }
+
+  async delete(em: EntityManager, id: string): Promise<void> {
+    await em.query('DELETE FROM admin_sessions WHERE id = $1', [id]);
+  }
+
+  /** Moves last_seen_at forward to `at` (never back, when two instances touch at once). */
+  async touch(em: EntityManager, id: string, at: Date): Promise<void> {
+    await em.query('UPDATE admin_sessions SET last_seen_at = greatest(last_seen_at, $2) WHERE id = $1', [id, at]);
+  }
+
+  /** Deletes the session with this token hash; true when there was one. */
+  async deleteByTokenHash(em: EntityManager, tokenHash: string): Promise<boolean> {
+    const result: [unknown[], number] = await em.query('DELETE FROM admin_sessions WHERE token_hash = $1', [tokenHash]);
+    return result[1] > 0;
+  }
+
+  /** Drops the failures that left the window (attempted at or before `windowStart`). */
+  async deleteFailuresBefore(em: EntityManager, windowStart: Date): Promise<void> {
+    await em.query('DELETE FROM login_failures WHERE attempted_at <= $1', [windowStart]);
+  }
+
+  /** Drops every session that expired by `now` or was last seen at or before `idleSince`. */
+  async deleteEnded(em: EntityManager, now: Date, idleSince: Date): Promise<void> {
+    await em.query('DELETE FROM admin_sessions WHERE expires_at <= $1 OR last_seen_at <= $2', [now, idleSince]);
+  }
+}
