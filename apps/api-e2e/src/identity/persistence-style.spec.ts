@@ -18,12 +18,7 @@ const FORBIDDEN: ReadonlyArray<{ name: string; pattern: RegExp }> = [
 ];
 
 /** Application files of other contexts that still hold SQL, each with the reason it may for now. */
-const ALLOWED: Readonly<Record<string, string>> = {
-  'blog/src/lib/application/scheduled-post-publisher.ts':
-    "blog's FOR UPDATE SKIP LOCKED claim of due posts still runs in the publisher; not yet moved to blog's infrastructure",
-  'scheduling/src/lib/application/external-bookings.service.ts':
-    "the SAVEPOINT around each imported booking's write (called by the calendar import) is still in the service; to move with issue 13 item 4",
-};
+const ALLOWED: Readonly<Record<string, string>> = {};
 
 /** Each forbidden construct in a source text, as `line N: name`. */
 function persistenceViolations(source: string): string[] {

@@ -1,10 +1,9 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, Outbox, returnedRows } from '@almanac/shared';
+import { Clock, Outbox } from '@almanac/shared';
 import { toPost } from '../api/dto/post.response';
 import { PostRepository } from '../infrastructure/post.repository';
 import { DataSource } from 'typeorm';
-import { claimDueScheduledPostsQuery } from '../infrastructure/post-queries';
 import { SearchRankingCache } from '../infrastructure/search-ranking-cache';
 
 /**
@@ -64,16 +63,15 @@ export class ScheduledPostPublisher implements OnApplicationBootstrap, OnModuleD
     const published: string[] = [];
     for (;;) {
       const now = this.clock.now();
-      const query = claimDueScheduledPostsQuery(now, ScheduledPostPublisher.BATCH_SIZE);
       // Each publication is announced (post.published) in the transaction that makes it.
       const rows = await this.dataSource.transaction(async (em) => {
-        const claimed = returnedRows<{ id: string; organization_id: string }>(await em.query(query.text, query.values));
+        const claimed = await this.posts.claimDueScheduled(em, now, ScheduledPostPublisher.BATCH_SIZE);
         for (const row of claimed) {
-          const view = await this.posts.findView(em, row.organization_id, row.id, now);
+          const view = await this.posts.findView(em, row.organizationId, row.id, now);
           if (view) {
             await this.outbox.record(em, {
               type: 'post.published',
-              organizationId: row.organization_id,
+              organizationId: row.organizationId,
               data: toPost(view) as unknown as Record<string, unknown>,
               occurredAt: now,
             });
@@ -82,7 +80,7 @@ export class ScheduledPostPublisher implements OnApplicationBootstrap, OnModuleD
         return claimed;
       });
       published.push(...rows.map((row) => row.id));
-      for (const organizationId of new Set(rows.map((row) => row.organization_id))) this.rankings.invalidate(organizationId);
+      for (const organizationId of new Set(rows.map((row) => row.organizationId))) this.rankings.invalidate(organizationId);
       if (rows.length < ScheduledPostPublisher.BATCH_SIZE) return published;
     }
   }

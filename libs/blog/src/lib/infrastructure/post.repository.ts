@@ -4,7 +4,7 @@ import type { EntityManager } from 'typeorm';
 import type { ContentBlock } from '../domain/content-block';
 import type { PostListCriteria, PostView, TermRef } from '../domain/post';
 import type { PostStatus } from '../domain/post-status';
-import { idBySlugQuery, PostListFilter, postByIdQuery, postListQuery, SEARCH_SETTINGS_SQL, SqlQuery } from './post-queries';
+import { claimDueScheduledPostsQuery, idBySlugQuery, PostListFilter, postByIdQuery, postListQuery, SEARCH_SETTINGS_SQL, SqlQuery } from './post-queries';
 import { searchPage } from './post-search';
 import { SearchRankingCache } from './search-ranking-cache';
 
@@ -166,6 +166,16 @@ export class PostRepository {
     const query = idBySlugQuery(table, organizationId, slug);
     const rows = returnedRows<{ id: string }>(await em.query(query.text, query.values));
     return rows[0]?.id ?? null;
+  }
+
+  /**
+   * Publishes up to `batchSize` scheduled posts due at `now` (one UPDATE over rows taken FOR UPDATE
+   * SKIP LOCKED, so instances side by side claim disjoint rows); answers the claimed posts.
+   */
+  async claimDueScheduled(em: EntityManager, now: Date, batchSize: number): Promise<Array<{ id: string; organizationId: string }>> {
+    const query = claimDueScheduledPostsQuery(now, batchSize);
+    const rows = returnedRows<{ id: string; organization_id: string }>(await em.query(query.text, query.values));
+    return rows.map((row) => ({ id: row.id, organizationId: row.organization_id }));
   }
 
   /** The stored status and date, with the row locked until the transaction ends (PATCH vs publisher). */

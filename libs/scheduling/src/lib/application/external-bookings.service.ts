@@ -39,7 +39,6 @@ export interface ExternalSyncOutcome {
 }
 
 const BATCH_SIZE = 1000;
-const SAVEPOINT = 'scheduling_external_sync';
 
 function sameDetails(row: ImportedBookingRow, o: ImportedBooking): boolean {
   return (
@@ -100,7 +99,7 @@ export class ExternalBookingsService {
    * are not among the occurrences are cancelled (`cancelled`). Occurrences whose end is not after
    * their start (or lie outside years 0001-9999) cannot be bookings and count as `conflict`.
    *
-   * Overlaps never abort the caller's transaction: each batch runs under a savepoint and a batch
+   * Overlaps never abort the caller's transaction: each batch runs under the repository's underSavepoint and a batch
    * that hits the exclusion constraint is split until the offending rows are isolated.
    * Throws `invalid_reference` (422) when the schedule does not exist in the organization.
    */
@@ -284,7 +283,7 @@ export class ExternalBookingsService {
   }
 
   /**
-   * Runs `write` on the rows under a savepoint; when it fails on the exclusion constraint the batch
+   * Runs `write` on the rows through the repository's underSavepoint; when it fails on the exclusion constraint the batch
    * is halved and retried, so only rows that overlap on their own are left out (`failed`).
    */
   private async splitOnOverlap<R>(
@@ -293,14 +292,9 @@ export class ExternalBookingsService {
     write: (rows: R[]) => Promise<number>,
   ): Promise<{ value: number; failed: number }> {
     if (rows.length === 0) return { value: 0, failed: 0 };
-    await em.query(`SAVEPOINT ${SAVEPOINT}`);
     try {
-      const value = await write(rows);
-      await em.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);
-      return { value, failed: 0 };
+      return { value: await this.repository.underSavepoint(em, () => write(rows)), failed: 0 };
     } catch (error) {
-      await em.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
-      await em.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);
       if (!isOverlap(error)) throw error;
     }
     if (rows.length === 1) return { value: 0, failed: 1 };

@@ -38,8 +38,27 @@ export interface ImportUpdateRow extends Omit<ImportRow, 'externalUid' | 'recurr
 }
 
 /** Set-based statements for the calendar import: one statement per batch, never one per row. */
+const SAVEPOINT = 'scheduling_external_sync';
+
 @Injectable()
 export class ExternalBookingRepository {
+  /**
+   * Runs `write` under a savepoint of the transaction: on success it is kept; on failure it is undone
+   * (the transaction stays usable) and the error is thrown again for the caller to judge.
+   */
+  async underSavepoint<R>(em: EntityManager, write: () => Promise<R>): Promise<R> {
+    await em.query(`SAVEPOINT ${SAVEPOINT}`);
+    try {
+      const value = await write();
+      await em.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);
+      return value;
+    } catch (error) {
+      await em.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
+      await em.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);
+      throw error;
+    }
+  }
+
   /** Imported bookings of the schedule that start in the range or carry one of the UIDs (one query). */
   async loadImported(
     em: EntityManager,
