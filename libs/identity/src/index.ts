@@ -12,3 +12,4 @@ import { LoginFailuresByClient1764010000000 } from './lib/infrastructure/migrati
 import { IdentityDistributionKeys1764070000500 } from './lib/infrastructure/migrations/1764070000500-distribution-keys';
 import { UserDirectory1764080000900 } from './lib/infrastructure/migrations/1764080000900-user-directory';
 export const identityMigrations = [IdentityInit1763700000100, IdentitySessions1763700000200, LoginFailuresByClient1764010000000, IdentityDistributionKeys1764070000500, UserDirectory1764080000900];
+export { declareScopes, declaredScopes, SCOPES, type Scope } from './lib/domain/scopes';

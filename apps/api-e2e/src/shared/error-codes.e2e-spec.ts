@@ -1,5 +1,6 @@
 import { Controller, Get, Module } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import { declaredScopes, SCOPES } from '@almanac/identity';
 import { DomainError, KERNEL_ERROR_STATUS, registeredErrorCodes } from '@almanac/shared';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -71,6 +72,30 @@ describe('error codes owned by their contexts', () => {
       validation_failed: 'shared',
     });
     for (const code of ['booking_overlap', 'event_full', 'sync_in_progress', 'email_taken']) expect(KERNEL_ERROR_STATUS).not.toHaveProperty(code);
+  });
+
+  it('each context declares the scopes its routes require, every scope has one owner, and nothing else is declared', () => {
+    const libs = join(__dirname, '../../../../libs');
+    const declared = declaredScopes();
+    expect([...declared.keys()].sort()).toEqual([...SCOPES].sort());
+    const undeclared: string[] = [];
+    for (const context of readdirSync(libs)) {
+      const sources: string[] = [];
+      const walk = (dir: string): void => {
+        for (const name of readdirSync(dir)) {
+          const path = join(dir, name);
+          if (statSync(path).isDirectory()) walk(path);
+          else if (name.endsWith('.ts') && !name.endsWith('.spec.ts')) sources.push(readFileSync(path, 'utf8'));
+        }
+      };
+      walk(join(libs, context));
+      for (const source of sources) {
+        for (const match of source.matchAll(/RequireScope\('([a-z:]+)'\)/g)) {
+          if (declared.get(match[1] as (typeof SCOPES)[number]) !== context) undeclared.push(`${context}: ${match[1]}`);
+        }
+      }
+    }
+    expect([...new Set(undeclared)]).toEqual([]);
   });
 
   it('a code nobody registered is a 500 internal (and logged), never a silent 400', async () => {

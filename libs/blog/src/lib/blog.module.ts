@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { declareScopes } from '@almanac/identity';
 import { PostCategoriesController } from './api/post-categories.controller';
 import { PostTagsController } from './api/post-tags.controller';
 import { PostsController } from './api/posts.controller';
@@ -8,6 +9,9 @@ import { CategoriesService, TagsService } from './application/terms.service';
 import { PostRepository } from './infrastructure/post.repository';
 import { SearchRankingCache } from './infrastructure/search-ranking-cache';
 import { Clock } from '@almanac/shared';
+
+/** The scopes this context's routes require (identity keeps the vocabulary of API keys). */
+declareScopes('blog', ['posts:read', 'posts:write']);
 
 @Module({
   // Order matters: Express tries routes in registration order, and `/posts/categories` and

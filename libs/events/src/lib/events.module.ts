@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { declareScopes } from '@almanac/identity';
 import { registerErrorCodes } from '@almanac/shared';
 import { EventsController } from './api/events.controller';
 import { RegistrationsController } from './api/registrations.controller';
@@ -7,6 +8,9 @@ import { RegistrationsService } from './application/registrations.service';
 import { EventsRepository } from './infrastructure/events.repository';
 import { RegistrationsRepository } from './infrastructure/registrations.repository';
 import { EVENTS_ERROR_CODES } from './domain/event-errors';
+
+/** The scopes this context's routes require (identity keeps the vocabulary of API keys). */
+declareScopes('events', ['events:read', 'events:write']);
 
 /** This context's own error codes (the kernel's are in @almanac/shared). */
 registerErrorCodes('events', EVENTS_ERROR_CODES);

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { declareScopes } from '@almanac/identity';
 import { registerErrorCodes } from '@almanac/shared';
 import { AdminSchedulesController } from './api/admin-schedules.controller';
 import { BookingsController } from './api/bookings.controller';
@@ -22,6 +23,9 @@ import { EventTypeRepository } from './infrastructure/event-type.repository';
 import { ExternalBookingRepository } from './infrastructure/external-booking.repository';
 import { ScheduleRepository } from './infrastructure/schedule.repository';
 import { SCHEDULING_ERROR_CODES } from './domain/scheduling-errors';
+
+/** The scopes this context's routes require (identity keeps the vocabulary of API keys). */
+declareScopes('scheduling', ['bookings:read', 'bookings:write']);
 
 /** This context's own error codes (the kernel's are in @almanac/shared). */
 registerErrorCodes('scheduling', SCHEDULING_ERROR_CODES);

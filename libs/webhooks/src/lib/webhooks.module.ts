@@ -1,10 +1,14 @@
 import { Module } from '@nestjs/common';
+import { declareScopes } from '@almanac/identity';
 import { AdminWebhooksController } from './api/admin-webhooks.controller';
 import { ChangesController, WebhooksController } from './api/webhooks.controller';
 import { ChangesService } from './application/changes.service';
 import { WebhookDispatcher } from './application/webhook-dispatcher';
 import { WebhooksService } from './application/webhooks.service';
 import { WebhookRepository } from './infrastructure/webhook.repository';
+
+/** The scopes this context's routes require (identity keeps the vocabulary of API keys). */
+declareScopes('webhooks', ['webhooks:read', 'webhooks:write']);
 
 @Module({
   controllers: [WebhooksController, ChangesController, AdminWebhooksController],

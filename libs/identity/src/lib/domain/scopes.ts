@@ -28,3 +28,22 @@ export function normalizeScopes(scopes: readonly string[] | undefined): Scope[] 
   }
   return [...new Set(scopes as Scope[])];
 }
+
+const declared = new Map<Scope, string>();
+
+/**
+ * A context declares the scopes its routes require (from its module file, as it registers its error
+ * codes). Identity keeps the vocabulary of API keys (`SCOPES`); a scope belongs to one context.
+ */
+export function declareScopes(context: string, scopes: readonly Scope[]): void {
+  for (const scope of scopes) {
+    const owner = declared.get(scope);
+    if (owner !== undefined && owner !== context) throw new Error(`scope ${scope} is already declared by ${owner}`);
+    declared.set(scope, context);
+  }
+}
+
+/** Every declared scope with the context that declared it. */
+export function declaredScopes(): ReadonlyMap<Scope, string> {
+  return declared;
+}
