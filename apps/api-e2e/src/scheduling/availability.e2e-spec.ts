@@ -75,6 +75,10 @@ describe('availability and slots (e2e)', () => {
       [{ date_overrides: [{ date: '2026-12-24', intervals: [] }, { date: '2026-12-24', intervals: [] }] }, 'date_overrides'],
       [{ date_overrides: [{ date: '2026-13-01', intervals: [] }] }, 'date_overrides'],
       [{ date_overrides: null }, 'date_overrides'],
+      // Unknown members are refused as in every body (§3), at every depth.
+      [{ availability: [{ days: ['mon'], start: '09:00', end: '17:00', timezone: 'UTC' }] }, 'availability'],
+      [{ date_overrides: [{ date: '2026-12-24', intervals: [], note: 'x' }] }, 'date_overrides'],
+      [{ date_overrides: [{ date: '2026-12-24', intervals: [{ start: '09:00', end: '10:00', label: 'x' }] }] }, 'date_overrides'],
     ])('refuses %j with 400 on create and PATCH', async (body, field) => {
       const res = await t.api.post('/api/v1/schedules').set(a.auth).send({ name: 'Room', ...body }).expect(400);
       expect(fieldsOf(res.body)).toEqual([field]);

@@ -68,11 +68,24 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-function intervalProblems(value: unknown, path: string, out: { field: string; message: string }[]): void {
+/** Unknown members are refused, as in every body (api-decisions §3). */
+function unknownKeyProblems(value: Record<string, unknown>, allowed: readonly string[], path: string, out: { field: string; message: string }[]): void {
+  for (const key of Object.keys(value)) {
+    if (!allowed.includes(key)) out.push({ field: `${path}.${key}`, message: 'is not a known field' });
+  }
+}
+
+function intervalProblems(
+  value: unknown,
+  path: string,
+  out: { field: string; message: string }[],
+  allowed: readonly string[] = ['start', 'end'],
+): void {
   if (!isObject(value)) {
     out.push({ field: path, message: 'must be an object with start and end' });
     return;
   }
+  unknownKeyProblems(value, allowed, path, out);
   const start = minutesOf(value['start']);
   const end = minutesOf(value['end']);
   if (start === null || start === 1440) out.push({ field: `${path}.start`, message: 'must be a time HH:MM (00:00–23:59)' });
@@ -89,7 +102,7 @@ export function weeklyRulesProblems(value: unknown, field = 'availability'): { f
   if (value.length > MAX_WEEKLY_RULES) out.push({ field, message: `must have at most ${MAX_WEEKLY_RULES} rules` });
   value.forEach((rule, i) => {
     const path = `${field}[${i}]`;
-    intervalProblems(rule, path, out);
+    intervalProblems(rule, path, out, ['days', 'start', 'end']);
     if (!isObject(rule)) return;
     const days = rule['days'];
     if (
@@ -118,6 +131,7 @@ export function dateOverridesProblems(value: unknown, field = 'date_overrides'):
       out.push({ field: path, message: 'must be an object with date and intervals' });
       return;
     }
+    unknownKeyProblems(override, ['date', 'intervals'], path, out);
     const date = override['date'];
     if (!isPlainDate(date)) out.push({ field: `${path}.date`, message: 'must be a date YYYY-MM-DD' });
     else if (seen.has(date)) out.push({ field: `${path}.date`, message: 'must not repeat another override' });

@@ -109,12 +109,13 @@ function problemsValidator(
 // override dates are checked by the server only).
 const START = { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' };
 const END = { type: 'string', pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$' };
-const INTERVAL = { type: 'object', required: ['start', 'end'], properties: { start: START, end: END } };
+const INTERVAL = { type: 'object', additionalProperties: false, required: ['start', 'end'], properties: { start: START, end: END } };
 const WEEKLY_RULES_SCHEMA = {
   type: 'array',
   maxItems: MAX_WEEKLY_RULES,
   items: {
     type: 'object',
+    additionalProperties: false,
     required: ['days', 'start', 'end'],
     properties: {
       days: { type: 'array', minItems: 1, maxItems: 7, uniqueItems: true, items: { enum: [...WEEKDAYS] } },
@@ -128,6 +129,7 @@ const DATE_OVERRIDES_SCHEMA = {
   maxItems: MAX_DATE_OVERRIDES,
   items: {
     type: 'object',
+    additionalProperties: false,
     required: ['date', 'intervals'],
     properties: {
       date: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' },
