@@ -1,3 +1,4 @@
+import { changeFeedCaughtUp } from '../support/change-feed';
 import { createTestApp, Tenant, TestApp } from '../support/test-app';
 
 /**
@@ -284,6 +285,7 @@ describe('HTTP semantics: conditional requests, Link, RateLimit-Policy (e2e)', (
           .expect(201);
         ids.push(res.body.data.id);
       }
+      await changeFeedCaughtUp(t, other.orgId);
       const seen: string[] = [];
       let next: string | undefined = '/api/v1/changes?limit=3';
       for (let pages = 0; next && pages < 10; pages++) {

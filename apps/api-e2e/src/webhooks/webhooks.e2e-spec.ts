@@ -1,6 +1,7 @@
 import { Outbox } from '@almanac/shared';
 import { WebhookDispatcher } from '@almanac/webhooks';
 import { Webhook } from 'standardwebhooks';
+import { changeFeedCaughtUp } from '../support/change-feed';
 import { createTestApp, Tenant, TestApp } from '../support/test-app';
 import { Receiver } from './receiver';
 
@@ -339,6 +340,7 @@ describe('webhooks (e2e)', () => {
     it('pages in order with a cursor, filters by scope and refuses malformed cursors', async () => {
       const tenant = await t.tenant();
       for (const slug of ['c1', 'c2', 'c3']) await post(tenant, slug).expect(201);
+      await changeFeedCaughtUp(t, tenant.orgId);
       const first = (await page(tenant, undefined, 2)).body;
       expect(first.data.map((e: { data: { slug: string } }) => e.data.slug)).toEqual(['c1', 'c2']);
       expect(first.meta.hasMore).toBe(true);

@@ -69,7 +69,12 @@ function isObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Unknown members are refused, as in every body (api-decisions §3). */
-function unknownKeyProblems(value: Record<string, unknown>, allowed: readonly string[], path: string, out: { field: string; message: string }[]): void {
+function unknownKeyProblems(
+  value: Record<string, unknown>,
+  allowed: readonly string[],
+  path: string,
+  out: { field: string; message: string }[],
+): void {
   for (const key of Object.keys(value)) {
     if (!allowed.includes(key)) out.push({ field: `${path}.${key}`, message: 'is not a known field' });
   }
@@ -88,18 +93,23 @@ function intervalProblems(
   unknownKeyProblems(value, allowed, path, out);
   const start = minutesOf(value['start']);
   const end = minutesOf(value['end']);
-  if (start === null || start === 1440) out.push({ field: `${path}.start`, message: 'must be a time HH:MM (00:00–23:59)' });
+  if (start === null || start === 1440)
+    out.push({ field: `${path}.start`, message: 'must be a time HH:MM (00:00–23:59)' });
   if (end === null) out.push({ field: `${path}.end`, message: 'must be a time HH:MM (00:00–24:00)' });
   if (start !== null && end !== null && start < 1440 && start >= end)
     out.push({ field: `${path}.end`, message: 'must be after start' });
 }
 
 /** Problems of an `availability` value (null or an array of weekly rules), as field errors. */
-export function weeklyRulesProblems(value: unknown, field = 'availability'): { field: string; message: string }[] {
+export function weeklyRulesProblems(
+  value: unknown,
+  field = 'availability',
+): { field: string; message: string }[] {
   const out: { field: string; message: string }[] = [];
   if (value === null) return out;
   if (!Array.isArray(value)) return [{ field, message: 'must be an array of weekly rules or null' }];
-  if (value.length > MAX_WEEKLY_RULES) out.push({ field, message: `must have at most ${MAX_WEEKLY_RULES} rules` });
+  if (value.length > MAX_WEEKLY_RULES)
+    out.push({ field, message: `must have at most ${MAX_WEEKLY_RULES} rules` });
   value.forEach((rule, i) => {
     const path = `${field}[${i}]`;
     intervalProblems(rule, path, out, ['days', 'start', 'end']);
@@ -112,14 +122,20 @@ export function weeklyRulesProblems(value: unknown, field = 'availability'): { f
       !days.every((d) => (WEEKDAYS as readonly unknown[]).includes(d)) ||
       new Set(days).size !== days.length
     ) {
-      out.push({ field: `${path}.days`, message: 'must be 1–7 distinct days among mon, tue, wed, thu, fri, sat, sun' });
+      out.push({
+        field: `${path}.days`,
+        message: 'must be 1–7 distinct days among mon, tue, wed, thu, fri, sat, sun',
+      });
     }
   });
   return out;
 }
 
 /** Problems of a `date_overrides` value (an array), as field errors. */
-export function dateOverridesProblems(value: unknown, field = 'date_overrides'): { field: string; message: string }[] {
+export function dateOverridesProblems(
+  value: unknown,
+  field = 'date_overrides',
+): { field: string; message: string }[] {
   const out: { field: string; message: string }[] = [];
   if (!Array.isArray(value)) return [{ field, message: 'must be an array of date overrides' }];
   if (value.length > MAX_DATE_OVERRIDES)
@@ -138,7 +154,10 @@ export function dateOverridesProblems(value: unknown, field = 'date_overrides'):
     else seen.add(date);
     const intervals = override['intervals'];
     if (!Array.isArray(intervals) || intervals.length > MAX_OVERRIDE_INTERVALS) {
-      out.push({ field: `${path}.intervals`, message: `must be an array of at most ${MAX_OVERRIDE_INTERVALS} intervals` });
+      out.push({
+        field: `${path}.intervals`,
+        message: `must be an array of at most ${MAX_OVERRIDE_INTERVALS} intervals`,
+      });
       return;
     }
     intervals.forEach((interval, j) => intervalProblems(interval, `${path}.intervals[${j}]`, out));
@@ -170,8 +189,7 @@ function weekdayOf(date: Temporal.PlainDate): Weekday {
 export function instantOf(date: Temporal.PlainDate, minutes: number, timeZone: string): number {
   const day = minutes >= 1440 ? date.add({ days: 1 }) : date;
   const m = minutes % 1440;
-  return day
-    .toZonedDateTime({ timeZone, plainTime: new Temporal.PlainTime(Math.floor(m / 60), m % 60) })
+  return day.toZonedDateTime({ timeZone, plainTime: new Temporal.PlainTime(Math.floor(m / 60), m % 60) })
     .epochMilliseconds;
 }
 
