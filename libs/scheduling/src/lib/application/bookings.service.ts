@@ -19,17 +19,15 @@ import {
 import { DataSource, EntityManager } from 'typeorm';
 import { toBookingResponse } from '../api/scheduling.mappers';
 import {
-  AttendeeInput,
   Booking,
   BookingUpdate,
   newBooking,
+  NewBookingInput,
   planBookingCancellation,
   planBookingUpdate,
 } from '../domain/booking';
-import { BookingMetadata } from '../domain/booking-metadata';
 import { BookingStatus } from '../domain/booking-status';
 import { hasAvailability, localDateOf } from '../domain/availability';
-import { LocationType } from '../domain/location-type';
 import { SlotUnavailableError } from '../domain/scheduling-errors';
 import { bookingMisfit } from '../domain/slots';
 import {
@@ -39,18 +37,10 @@ import {
   ScheduleRef,
 } from '../infrastructure/booking.repository';
 
-export interface CreateBookingCommand {
-  scheduleId: string;
+/** A create request: the new booking's own fields, and the event type it names (if any). */
+export type CreateBookingCommand = Omit<NewBookingInput, 'id' | 'organizationId' | 'schedule' | 'eventType'> & {
   eventTypeId?: string | null;
-  startTime: Date;
-  endTime: Date;
-  timezone?: string | null;
-  title?: string | null;
-  location?: string | null;
-  locationType?: LocationType | null;
-  attendee: AttendeeInput;
-  metadata?: BookingMetadata | null;
-}
+};
 
 export type UpdateBookingCommand = BookingUpdate;
 
