@@ -1,8 +1,6 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-
-const ROOT = join(__dirname, '../../../..');
-const LIBS = join(ROOT, 'libs');
+import { contexts, LIBS, tsFiles } from '../support/source-files';
 
 /**
  * One persistence style (issue 13, item 3): SQL, advisory locks, savepoints and ORM repositories live
@@ -29,19 +27,11 @@ function persistenceViolations(source: string): string[] {
   return found;
 }
 
-function tsFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return tsFiles(path);
-    return path.endsWith('.ts') ? [path] : [];
-  });
-}
-
 /** Every `libs/<context>/src/lib/application/**\/*.ts`, relative to libs/. */
 function applicationFiles(): string[] {
-  return readdirSync(LIBS).flatMap((context) => {
+  return contexts().flatMap((context) => {
     const dir = join(LIBS, context, 'src/lib/application');
-    return existsSync(dir) ? tsFiles(dir).map((path) => relative(LIBS, path)) : [];
+    return existsSync(dir) ? tsFiles(dir, { specs: true }).map((path) => relative(LIBS, path)) : [];
   });
 }
 

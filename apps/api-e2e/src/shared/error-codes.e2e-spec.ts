@@ -2,29 +2,22 @@ import { Controller, Get, Module } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { declaredScopes, SCOPES } from '@almanac/identity';
 import { DomainError, KERNEL_ERROR_STATUS, registeredErrorCodes } from '@almanac/shared';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { contexts, LIBS, tsFiles } from '../support/source-files';
 import { createTestApp, TestApp } from '../support/test-app';
 
 /** Every `DomainError` code written in libs/: `new DomainError('code'` and `super('code'` of its subclasses. */
 function thrownCodes(): Map<string, string[]> {
   const codes = new Map<string, string[]>();
-  const walk = (dir: string): void => {
-    for (const name of readdirSync(dir)) {
-      const path = join(dir, name);
-      if (statSync(path).isDirectory()) {
-        if (name !== 'node_modules' && name !== 'testing') walk(path);
-      } else if (name.endsWith('.ts') && !name.endsWith('.spec.ts')) {
-        const source = readFileSync(path, 'utf8');
-        const patterns = [/new DomainError\(\s*'([a-z_]+)'/g];
-        if (/extends DomainError\b/.test(source)) patterns.push(/super\(\s*'([a-z_]+)'/g);
-        for (const pattern of patterns) {
-          for (const match of source.matchAll(pattern)) codes.set(match[1]!, [...(codes.get(match[1]!) ?? []), path]);
-        }
-      }
+  for (const path of tsFiles(LIBS).filter((p) => !p.includes('/testing/'))) {
+    const source = readFileSync(path, 'utf8');
+    const patterns = [/new DomainError\(\s*'([a-z_]+)'/g];
+    if (/extends DomainError\b/.test(source)) patterns.push(/super\(\s*'([a-z_]+)'/g);
+    for (const pattern of patterns) {
+      for (const match of source.matchAll(pattern)) codes.set(match[1]!, [...(codes.get(match[1]!) ?? []), path]);
     }
-  };
-  walk(join(__dirname, '../../../../libs'));
+  }
   return codes;
 }
 
@@ -75,22 +68,12 @@ describe('error codes owned by their contexts', () => {
   });
 
   it('each context declares the scopes its routes require, every scope has one owner, and nothing else is declared', () => {
-    const libs = join(__dirname, '../../../../libs');
     const declared = declaredScopes();
     expect([...declared.keys()].sort()).toEqual([...SCOPES].sort());
     const undeclared: string[] = [];
-    for (const context of readdirSync(libs)) {
-      const sources: string[] = [];
-      const walk = (dir: string): void => {
-        for (const name of readdirSync(dir)) {
-          const path = join(dir, name);
-          if (statSync(path).isDirectory()) walk(path);
-          else if (name.endsWith('.ts') && !name.endsWith('.spec.ts')) sources.push(readFileSync(path, 'utf8'));
-        }
-      };
-      walk(join(libs, context));
-      for (const source of sources) {
-        for (const match of source.matchAll(/RequireScope\('([a-z:]+)'\)/g)) {
+    for (const context of contexts()) {
+      for (const path of tsFiles(join(LIBS, context))) {
+        for (const match of readFileSync(path, 'utf8').matchAll(/RequireScope\('([a-z:]+)'\)/g)) {
           if (declared.get(match[1] as (typeof SCOPES)[number]) !== context) undeclared.push(`${context}: ${match[1]}`);
         }
       }

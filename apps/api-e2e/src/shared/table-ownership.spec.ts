@@ -1,7 +1,6 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-
-const LIBS = join(__dirname, '../../../../libs');
+import { contexts, LIBS, tsFiles } from '../support/source-files';
 
 /** Read models a context declares for the others (a view of its own tables), and the kernel's tables. */
 const SHARED_READS: Record<string, string> = {
@@ -9,19 +8,11 @@ const SHARED_READS: Record<string, string> = {
   outbox_events: 'shared: the outbox every context writes and webhooks reads',
 };
 
-function files(dir: string, keep: (path: string) => boolean): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) return files(path, keep);
-    return keep(path) ? [path] : [];
-  });
-}
-
 /** Each table's owner: the context whose migrations create it. */
 function owners(): Map<string, string> {
   const owner = new Map<string, string>();
-  for (const context of readdirSync(LIBS)) {
-    for (const path of files(join(LIBS, context), (p) => p.includes('migration') && p.endsWith('.ts') && !p.endsWith('.spec.ts'))) {
+  for (const context of contexts()) {
+    for (const path of tsFiles(join(LIBS, context)).filter((p) => p.includes('migration'))) {
       for (const match of readFileSync(path, 'utf8').matchAll(/CREATE (?:UNLOGGED )?TABLE (?:IF NOT EXISTS )?([a-z_]+)/g)) owner.set(match[1]!, context);
     }
   }
@@ -35,8 +26,8 @@ describe('table ownership', () => {
     expect(owner.get('bookings')).toBe('scheduling');
     expect(owner.get('users')).toBe('identity');
     const violations: string[] = [];
-    for (const context of readdirSync(LIBS)) {
-      for (const path of files(join(LIBS, context), (p) => p.endsWith('.ts') && !p.endsWith('.spec.ts') && !p.includes('migration'))) {
+    for (const context of contexts()) {
+      for (const path of tsFiles(join(LIBS, context)).filter((p) => !p.includes('migration'))) {
         const source = readFileSync(path, 'utf8');
         for (const match of source.matchAll(/\b(?:FROM|JOIN|UPDATE|INTO|REFERENCES)\s+([a-z_]+)\b/g)) {
           const table = match[1]!;

@@ -1,27 +1,18 @@
 import { DEFAULT_EVENT_TYPE_LOCATION, LocationType } from './location-type';
+import type { BookingRules } from './slots';
 
-export interface EventType {
+/** An event type: what it is, and the booking rules of §12 it gives its bookings (`BookingRules`). */
+export interface EventType extends BookingRules {
   readonly id: string;
   readonly organizationId: string;
   readonly title: string;
   readonly slug: string;
   readonly description: string | null;
-  readonly duration: number;
   readonly locationType: LocationType;
   readonly locationDetails: string | null;
   readonly color: string | null;
   readonly requiresApproval: boolean;
   readonly isActive: boolean;
-  /** Booking rules (minutes unless said otherwise), api-decisions §12. */
-  readonly bufferBefore: number;
-  readonly bufferAfter: number;
-  readonly minimumNotice: number;
-  /** null: the duration. */
-  readonly slotInterval: number | null;
-  /** null: unlimited. */
-  readonly bookingWindowDays: number | null;
-  /** null: no limit. */
-  readonly maxBookingsPerDay: number | null;
   readonly createdAt: Date;
   readonly updatedAt: Date;
 }

@@ -9,6 +9,7 @@ import { Availability, hasAvailability, localDateOf, Span, windowsBetween } from
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
+/** An event type's booking rules (minutes unless said otherwise), api-decisions §12. */
 export interface BookingRules {
   /** Minutes. */
   readonly duration: number;
@@ -17,7 +18,9 @@ export interface BookingRules {
   readonly minimumNotice: number;
   /** Minutes between candidate starts; null: the duration. */
   readonly slotInterval: number | null;
+  /** null: unlimited. */
   readonly bookingWindowDays: number | null;
+  /** null: no limit. */
   readonly maxBookingsPerDay: number | null;
 }
 

@@ -19,6 +19,7 @@ import {
   dailyLimitLockQuery,
   sameDayCountQuery,
 } from './booking-queries';
+import { BookingRulesRow, toBookingRules } from './event-type.repository';
 import { pageWithTotal, rowsOf, RunSql, translateBookingWriteError } from './sql';
 
 export type { BookingListFilter };
@@ -185,17 +186,7 @@ export class BookingRepository {
     const query = bookingReferencesQuery(organizationId, scheduleId, eventTypeId);
     const [row] = await this.runner(em)<{
       schedule: { timezone: string; availability: WeeklyRule[] | null; date_overrides: DateOverride[] } | null;
-      event_type: {
-        title: string;
-        location_type: LocationType;
-        duration: number;
-        buffer_before: number;
-        buffer_after: number;
-        minimum_notice: number;
-        slot_interval: number | null;
-        booking_window_days: number | null;
-        max_bookings_per_day: number | null;
-      } | null;
+      event_type: (BookingRulesRow & { title: string; location_type: LocationType }) | null;
     }>(query.text, query.values);
     const s = row?.schedule;
     const e = row?.event_type;
@@ -215,15 +206,7 @@ export class BookingRepository {
                 found: true,
                 title: e.title,
                 locationType: e.location_type,
-                rules: {
-                  duration: e.duration,
-                  bufferBefore: e.buffer_before,
-                  bufferAfter: e.buffer_after,
-                  minimumNotice: e.minimum_notice,
-                  slotInterval: e.slot_interval,
-                  bookingWindowDays: e.booking_window_days,
-                  maxBookingsPerDay: e.max_bookings_per_day,
-                },
+                rules: toBookingRules(e),
               }
             : { found: false },
     };

@@ -3,9 +3,29 @@ import { lockSlugBase, PG_UNIQUE_VIOLATION, pgErrorOf, SlugTakenError } from '@a
 import type { EntityManager } from 'typeorm';
 import type { EventType } from '../domain/event-type';
 import type { LocationType } from '../domain/location-type';
+import type { BookingRules } from '../domain/slots';
 import { likeLiteral, pageWithTotal, Params, rowsOf, setClause } from './sql';
 
-interface EventTypeRow {
+/** The booking rules' columns, as every query that reads them returns them. */
+export type BookingRulesRow = Pick<
+  EventTypeRow,
+  'duration' | 'buffer_before' | 'buffer_after' | 'minimum_notice' | 'slot_interval' | 'booking_window_days' | 'max_bookings_per_day'
+>;
+
+/** An event type's booking rules from its row (one mapping for every reader of them). */
+export function toBookingRules(row: BookingRulesRow): BookingRules {
+  return {
+    duration: row.duration,
+    bufferBefore: row.buffer_before,
+    bufferAfter: row.buffer_after,
+    minimumNotice: row.minimum_notice,
+    slotInterval: row.slot_interval,
+    bookingWindowDays: row.booking_window_days,
+    maxBookingsPerDay: row.max_bookings_per_day,
+  };
+}
+
+export interface EventTypeRow {
   id: string;
   organization_id: string;
   title: string;
@@ -80,18 +100,12 @@ function toEventType(row: EventTypeRow): EventType {
     title: row.title,
     slug: row.slug,
     description: row.description,
-    duration: row.duration,
     locationType: row.location_type,
     locationDetails: row.location_details,
     color: row.color,
     requiresApproval: row.requires_approval,
     isActive: row.is_active,
-    bufferBefore: row.buffer_before,
-    bufferAfter: row.buffer_after,
-    minimumNotice: row.minimum_notice,
-    slotInterval: row.slot_interval,
-    bookingWindowDays: row.booking_window_days,
-    maxBookingsPerDay: row.max_bookings_per_day,
+    ...toBookingRules(row),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
