@@ -1,7 +1,6 @@
 import {
   applyDecorators,
   createParamDecorator,
-  SetMetadata,
   UseInterceptors,
   type CallHandler,
   type ExecutionContext,
@@ -140,7 +139,6 @@ export const CONDITIONAL_EXTENSION = 'x-almanac-conditional';
  */
 export function Conditional(): MethodDecorator {
   return applyDecorators(
-    SetMetadata(CONDITIONAL_EXTENSION, true),
     UseInterceptors(EntityTagInterceptor),
     ApiExtension(CONDITIONAL_EXTENSION, true),
   );
