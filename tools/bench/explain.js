@@ -1,118 +1,101 @@
 'use strict';
-// EXPLAIN (ANALYZE, BUFFERS) of every statement one request of each route runs: the floor's handler
-// is called with a pool that records each statement and explains it just before running it (inside a
-// transaction or savepoint that is rolled back, so writes are explained without being done twice).
+// EXPLAIN (ANALYZE, BUFFERS) of every statement one request of each route runs, as the API runs it:
+// PostgreSQL's auto_explain logs the plan of each statement of one more API process, whose sessions
+// alone load it (libpq `options` in its DATABASE_URL); the harness reads them from the server's log.
+// Each route is requested twice and the second request's plans are reported (warm, as under load).
 
-const querystring = require('node:querystring');
-const { route } = require('./floor/routes');
-
-const CONTROL = /^\s*(START TRANSACTION|BEGIN|COMMIT|ROLLBACK)\b/i;
-
-function explainingPool(client, out) {
-  let inTransaction = false;
-  const query = async (text, values) => {
-    if (CONTROL.test(text)) {
-      inTransaction = /^\s*(START TRANSACTION|BEGIN)/i.test(text);
-      return client.query(text, values);
-    }
-    // Twice: the second run is the one reported (warm cache, as under load).
-    let plan = [];
-    for (let i = 0; i < 2; i++) {
-      await client.query(inTransaction ? 'SAVEPOINT bench_explain' : 'BEGIN');
-      try {
-        plan = (await client.query(`EXPLAIN (ANALYZE, BUFFERS) ${text}`, values)).rows.map(
-          (row) => row['QUERY PLAN'],
-        );
-      } catch (error) {
-        plan = [`EXPLAIN failed: ${error.message}`];
-      } finally {
-        await client.query(inTransaction ? 'ROLLBACK TO SAVEPOINT bench_explain' : 'ROLLBACK');
-      }
-    }
-    out.push({ text: text.replace(/\n\s*\n/g, '\n').trim(), values, plan });
-    return client.query(text, values);
-  };
-  return { query, connect: async () => ({ query, release: () => undefined }) };
+/** The same database, for sessions that log the plan of everything they run. */
+function explainingUrl(url) {
+  const settings = [
+    'session_preload_libraries=auto_explain',
+    'auto_explain.log_min_duration=0',
+    'auto_explain.log_analyze=on',
+    'auto_explain.log_buffers=on',
+    'auto_explain.log_nested_statements=on',
+  ];
+  const u = new URL(url);
+  u.searchParams.set('options', settings.map((s) => `-c ${s}`).join(' '));
+  return u.toString();
 }
 
-/** Markdown: per route, each statement with its parameters and its plan. */
-async function explainScenarios(scenarios, fixtures, client) {
-  const principal = {
-    organizationId: fixtures.organizationId,
-    apiKeyId: fixtures.apiKeyId,
-    userId: null,
-    scopes: [],
+const MARK = 'almanac-explain:';
+
+/** auto_explain's entries in a stretch of the server log: a `LOG:  duration: … plan:` line and its indented lines. */
+function planEntries(text) {
+  const entries = [];
+  let current = null;
+  for (const line of text.split('\n')) {
+    const head = /LOG:\s+duration: ([\d.]+) ms\s+plan:/.exec(line);
+    if (head) {
+      current = { ms: Number(head[1]), lines: [] };
+      entries.push(current);
+    } else if (current && /^\s/.test(line) && line.trim() !== '') current.lines.push(line.replace(/^\t/, ''));
+    else current = null;
+  }
+  // The harness's own markers are not the route's work.
+  return entries.filter((e) => !e.lines.some((l) => l.includes(MARK)));
+}
+
+/**
+ * @param {object} o
+ * @param {Array} o.scenarios the benchmarked scenarios
+ * @param {string} o.apiUrl the explaining API process
+ * @param {() => string} o.serverLog everything the server logged so far
+ * @param {import('pg').Client} o.marker a session that loads auto_explain (its markers cut the log)
+ * @param {(request: object) => Promise<{status: number, body: any}>} o.send
+ */
+async function explainScenarios({ scenarios, apiUrl, serverLog, marker, send, fixtures }) {
+  let seq = 0;
+  /** The plans logged while `work` ran. */
+  const plansOf = async (work) => {
+    const id = `${MARK}${++seq}`;
+    await marker.query(`SELECT '${id}:start'`);
+    const result = await work();
+    await marker.query(`SELECT '${id}:end'`);
+    let log = serverLog();
+    // The server writes its log asynchronously: wait (at most 10 s) for the end marker's entry.
+    for (let waited = 0; !log.includes(`${id}:end`) && waited < 10_000; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      log = serverLog();
+    }
+    const from = log.indexOf(`${id}:start`);
+    const to = log.indexOf(`${id}:end`);
+    if (from === -1 || to === -1) return { result, entries: [] };
+    // From the line after the start marker's entry to the line where the end marker's entry begins.
+    const end = log.lastIndexOf('\n', log.lastIndexOf('LOG:', to));
+    return { result, entries: planEntries(log.slice(log.indexOf('\n', from), end)) };
   };
+
   const lines = ['# EXPLAIN ANALYZE of the statements behind each benchmarked route', ''];
   lines.push(
-    'One request per route, run through the floor (the API runs the same statements); each plan is the second of two runs.',
+    "One route at a time through one more API process whose sessions load auto_explain (nested statements included); each route is requested twice and the second request's statements are shown.",
     '',
   );
+  const { SEARCHES } = require('./scenarios');
+  lines.push('## Every benchmarked search', '', '| search | posts matched | slowest statement, nothing cached |', '|---|---:|---:|');
+  for (const search of SEARCHES) {
+    const request = { method: 'GET', path: `/api/v1/posts?search=${encodeURIComponent(search)}`, headers: { authorization: `Bearer ${fixtures.apiKey}` } };
+    // This process never ran the search: its ranking is not cached yet.
+    const { result, entries } = await plansOf(() => send(apiUrl, request));
+    const slowest = entries.reduce((max, e) => Math.max(max, e.ms), 0);
+    lines.push(`| \`${search}\` | ${result.body?.meta?.total ?? result.status} | ${slowest.toFixed(1)} ms |`);
+  }
+  lines.push('');
   for (const scenario of scenarios) {
     if (scenario.prepare) await scenario.prepare();
-    require('./floor/posts').rankings.invalidate(principal.organizationId); // searches: their live statements
     const [template] = scenario.requests();
-    const request = template.setupRequest ? template.setupRequest({ ...template }) : template;
-    const mark = request.path.indexOf('?');
-    const path = mark === -1 ? request.path : request.path.slice(0, mark);
-    const query = mark === -1 ? {} : querystring.parse(request.path.slice(mark + 1));
-    const found = route(request.method, path);
-    const statements = [];
-    lines.push(`## ${scenario.label}`, '', `\`${request.method} ${request.path}\``, '');
-    try {
-      await found.route.handler({
-        pool: explainingPool(client, statements),
-        principal,
-        params: found.params,
-        query,
-        body: request.body ? JSON.parse(request.body) : undefined,
-      });
-    } catch (error) {
-      lines.push(`(the request failed: ${error.message})`, '');
-    }
-    statements.forEach((s, i) => {
-      const execution = s.plan.find((line) => line.startsWith('Execution Time')) ?? '';
-      lines.push(`### Statement ${i + 1} — ${execution}`, '', '```sql', s.text, '```', '');
-      lines.push(
-        `Parameters: \`${JSON.stringify(s.values ?? []).slice(0, 600)}\``,
-        '',
-        '```',
-        ...s.plan,
-        '```',
-        '',
-      );
+    const next = () => (template.setupRequest ? template.setupRequest({ ...template }) : template);
+    await send(apiUrl, next());
+    const request = next();
+    const { result, entries } = await plansOf(() => send(apiUrl, request));
+    lines.push(`## ${scenario.label}`, '', `\`${request.method} ${request.path}\` → ${result.status}`, '');
+    entries.forEach((entry, i) => {
+      lines.push(`### Statement ${i + 1} — ${entry.ms.toFixed(3)} ms`, '', '```', ...entry.lines, '```', '');
     });
   }
-  lines.push(...(await searchTimes(client, principal)));
+
+  lines.push('');
   return `${lines.join('\n')}\n`;
 }
 
-/** Every benchmarked search: posts matched and its slowest statement's execution time, nothing cached. */
-async function searchTimes(client, principal) {
-  const { SEARCHES } = require('./scenarios');
-  const posts = require('./floor/posts');
-  const lines = [
-    '## Every benchmarked search',
-    '',
-    '| search | posts matched | slowest statement, nothing cached |',
-    '|---|---:|---:|',
-  ];
-  for (const search of SEARCHES) {
-    const statements = [];
-    posts.rankings.invalidate(principal.organizationId); // the live cost, not a cached ranking
-    const { body } = await posts.list({
-      pool: explainingPool(client, statements),
-      principal,
-      query: { search },
-    });
-    const times = statements.map((s) => s.plan.find((line) => line.startsWith('Execution Time')) ?? '');
-    const slowest = times
-      .map((t) => Number(/([\d.]+) ms/.exec(t)?.[1] ?? 0))
-      .reduce((a, b) => Math.max(a, b), 0);
-    lines.push(`| \`${search}\` | ${body.meta.total} | ${slowest.toFixed(1)} ms |`);
-  }
-  lines.push('');
-  return lines;
-}
-
-module.exports = { explainScenarios };
+module.exports = { explainScenarios, explainingUrl };

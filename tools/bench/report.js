@@ -223,7 +223,7 @@ function markdown(summary, findings) {
   }
   if (summary.searchColdMs) {
     lines.push(
-      "Cold: each search the first time it ran (the floor's code on the harness's connection, nothing cached: the statements' live cost), in ms:",
+      "Cold: each search the first time it ran (asked of the API before any other search, nothing cached: the statements' live cost, over HTTP), in ms:",
       '',
       `| ${Object.keys(summary.searchColdMs)
         .map((term) => `\`${term}\``)
@@ -271,7 +271,7 @@ function markdown(summary, findings) {
     `- Both servers: NODE_ENV=production, LOG_LEVEL=${options.logLevel} (one JSON access-log line per request to a file), a pool of 20 connections, API-key lookups cached 5 s, rate limit on (raised to 100,000,000 a minute: counted, headers set, never refused).`,
   );
   lines.push(
-    `- The API: the built app, \`node -r ./tools/register-paths.js dist/apps/api/src/main.js\`. The floor: \`tools/bench/floor/server.js\` (node:http + pg, the API's SQL, the same checks, headers and JSON; a parity check compares both answers on every route before the load${summary.mismatches.length ? ` — **${summary.mismatches.length} mismatch(es) were allowed in this run**` : ', and passed'}).`,
+    `- The API: the built app, \`node -r ./tools/register-paths.js dist/apps/api/src/main.js\`. The floor: \`node -r ./tools/register-paths.js dist/tools/bench/floor/server.js\` (node:http in front of the app's own controllers, services, repositories, mappers and API-key authenticator, input checked by Ajv against the app's OpenAPI document; a parity check compares both answers on every route, and the problems of 22 refused requests, before the load${summary.mismatches.length ? ` — **${summary.mismatches.length} mismatch(es) were allowed in this run**` : ', and passed'}).`,
   );
   lines.push(
     `- Data set: ${counts.organizations} organizations, ${counts.schedules} schedules, ${counts.bookings} bookings, ${counts.eventTypes} event types, ${counts.events} events, ${counts.registrations} registrations, ${counts.posts} posts (content blocks of generated English), ${counts.categories} categories, ${counts.tags} tags; the load runs as the first organization (80 % of the rows).`,

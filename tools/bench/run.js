@@ -171,6 +171,8 @@ const VOLATILE_HEADERS = new Set([
   'x-request-id',
   'ratelimit-remaining',
   'ratelimit-reset',
+  // The current draft's field: the same remaining count and reset.
+  'ratelimit',
 ]);
 
 function shape(value) {
@@ -230,6 +232,25 @@ async function send(base, request) {
   return { status: res.status, headers, body };
 }
 
+/** Header names both must send, and their values but for `skipValues`. */
+function headerDiff(apiHeaders, floorHeaders, skipValues) {
+  const issues = [];
+  const names = (h) =>
+    Object.keys(h)
+      .filter((n) => !VOLATILE_HEADERS.has(n))
+      .sort();
+  const apiNames = names(apiHeaders);
+  const floorNames = names(floorHeaders);
+  for (const n of apiNames) if (!floorNames.includes(n)) issues.push(`header ${n}: only the API sends it`);
+  for (const n of floorNames) if (!apiNames.includes(n)) issues.push(`header ${n}: only the floor sends it`);
+  for (const n of apiNames) {
+    if (floorNames.includes(n) && !skipValues.has(n) && apiHeaders[n] !== floorHeaders[n]) {
+      issues.push(`header ${n}: "${apiHeaders[n]}" (API) vs "${floorHeaders[n]}" (floor)`);
+    }
+  }
+  return issues;
+}
+
 async function parityCheck(scenarios, apiUrl, floorUrl) {
   const problems = [];
   for (const scenario of scenarios) {
@@ -246,22 +267,9 @@ async function parityCheck(scenarios, apiUrl, floorUrl) {
       issues.push(`API answered ${api.status}: ${JSON.stringify(api.body).slice(0, 300)}`);
     if (floor.status >= 300)
       issues.push(`floor answered ${floor.status}: ${JSON.stringify(floor.body).slice(0, 300)}`);
-    const names = (h) =>
-      Object.keys(h)
-        .filter((n) => !VOLATILE_HEADERS.has(n))
-        .sort();
-    const apiNames = names(api.headers);
-    const floorNames = names(floor.headers);
-    for (const n of apiNames) if (!floorNames.includes(n)) issues.push(`header ${n}: only the API sends it`);
-    for (const n of floorNames)
-      if (!apiNames.includes(n)) issues.push(`header ${n}: only the floor sends it`);
     // A write's Location and ETag name a different record on each side; a read's must be equal.
     const ownRecord = new Set(scenario.kind === 'read' ? ['location'] : ['location', 'etag']);
-    for (const n of apiNames) {
-      if (floorNames.includes(n) && !ownRecord.has(n) && api.headers[n] !== floor.headers[n]) {
-        issues.push(`header ${n}: "${api.headers[n]}" (API) vs "${floor.headers[n]}" (floor)`);
-      }
-    }
+    issues.push(...headerDiff(api.headers, floor.headers, ownRecord));
     if (scenario.kind === 'read') {
       if (JSON.stringify(api.body) !== JSON.stringify(floor.body)) {
         issues.push('bodies differ', ...shapeDiff(shape(api.body), shape(floor.body)));
@@ -275,6 +283,35 @@ async function parityCheck(scenarios, apiUrl, floorUrl) {
       issues.push(...shapeDiff(shape(api.body), shape(floor.body)));
     }
     if (issues.length > 0) problems.push({ scenario: scenario.label, issues });
+  }
+  return problems;
+}
+
+/**
+ * The refusals: the same status and headers, and the same problem body but for its request id;
+ * where the input was refused (`validation_failed` with `errors`), the same fields are named (the
+ * API's messages are class-validator's, the floor's Ajv's).
+ */
+async function problemParity(requests, apiUrl, floorUrl) {
+  const problems = [];
+  const comparable = (body) => {
+    if (!body || typeof body !== 'object') return body;
+    const { request_id: _id, errors, ...rest } = body;
+    if (!errors) return rest;
+    if (body.code !== 'validation_failed') return { ...rest, errors };
+    return { ...rest, fields: [...new Set(errors.map((e) => e.field))].sort() };
+  };
+  for (const request of requests) {
+    if (request.setup) await send(apiUrl, request.setup);
+    const api = await send(apiUrl, request);
+    const floor = await send(floorUrl, request);
+    const issues = [];
+    if (api.status < 400) issues.push(`the API answered ${api.status}: not a refusal`);
+    if (api.status !== floor.status) issues.push(`status ${api.status} (API) vs ${floor.status} (floor)`);
+    issues.push(...headerDiff(api.headers, floor.headers, new Set()));
+    const [a, b] = [JSON.stringify(comparable(api.body)), JSON.stringify(comparable(floor.body))];
+    if (a !== b) issues.push(`API: ${a.slice(0, 500)}`, `floor: ${b.slice(0, 500)}`);
+    if (issues.length > 0) problems.push({ scenario: `${request.label}: ${request.method} ${request.path.slice(0, 80)}`, issues });
   }
   return problems;
 }
@@ -372,34 +409,53 @@ async function settle(client) {
   if (waited > 2) log(`      (waited ${waited.toFixed(1)} s for requests still running after the run)`);
 }
 
-/** How many posts of the main organization each benchmarked search matches (the list's meta.total). */
-async function countSearchMatches(client, fixtures) {
+/**
+ * How many posts of the main organization each benchmarked search matches (the list's meta.total),
+ * asked of the API before anything else searched: each search's first time, its statements' live cost.
+ */
+async function countSearchMatches(apiUrl, fixtures) {
   const { SEARCHES } = require('./scenarios');
-  const posts = require('./floor/posts');
-  const principal = { organizationId: fixtures.organizationId };
-  // The harness's one connection, as a pool (a search runs in a transaction on a pooled client).
-  const pool = {
-    query: (text, values) => client.query(text, values),
-    connect: async () => ({ query: (text, values) => client.query(text, values), release: () => undefined }),
-  };
   const counts = {};
   const coldMs = {};
   for (const search of SEARCHES) {
-    // The first time each search runs anywhere: its statements' live cost (nothing cached yet).
     const started = process.hrtime.bigint();
-    const { body } = await posts.list({ pool, principal, query: { search } });
+    const res = await fetch(`${apiUrl}/api/v1/posts?search=${encodeURIComponent(search)}`, {
+      headers: { authorization: `Bearer ${fixtures.apiKey}` },
+    });
+    const body = await res.json();
     coldMs[search] = Number(process.hrtime.bigint() - started) / 1e6;
+    if (res.status !== 200) throw new Error(`search ${search}: ${res.status} ${JSON.stringify(body)}`);
     counts[search] = body.meta.total;
   }
   return { counts, coldMs };
 }
 
-async function writeExplain(scenarios, fixtures, client, options) {
-  const { explainScenarios } = require('./explain');
-  const file = path.join(RESULTS, options.quick ? 'quick' : '', 'explain.md');
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, await explainScenarios(scenarios, fixtures, client));
-  log(`wrote ${path.relative(ROOT, file)}`);
+async function writeExplain(scenarios, fixtures, context) {
+  const { explainScenarios, explainingUrl } = require('./explain');
+  const { Client } = require('pg');
+  const { options, db, env, serverLog, dataDir, freePort } = context;
+  const port = await freePort();
+  const url = explainingUrl(db.url);
+  const api = startProcess(
+    'explaining API',
+    ['-r', './tools/register-paths.js', 'dist/apps/api/src/main.js'],
+    { ...env, PORT: String(port), DATABASE_URL: url, WEBHOOK_DISPATCHER: 'false' },
+    path.join(dataDir, 'explain-api.log'),
+  );
+  const marker = new Client({ connectionString: url });
+  try {
+    const apiUrl = `http://127.0.0.1:${port}`;
+    await waitReady(api, apiUrl);
+    await marker.connect();
+    const text = await explainScenarios({ scenarios, apiUrl, serverLog, marker, send, fixtures });
+    const file = path.join(RESULTS, options.quick ? 'quick' : '', 'explain.md');
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    fs.writeFileSync(file, text);
+    log(`wrote ${path.relative(ROOT, file)}`);
+  } finally {
+    await marker.end().catch(() => undefined);
+    await stopProcess(api);
+  }
 }
 
 // --- main ------------------------------------------------------------------------------------------
@@ -416,6 +472,12 @@ async function main() {
     log('building the API (npm run build)…');
     const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: ROOT, stdio: 'inherit' });
     if (build.status !== 0) throw new Error('npm run build failed');
+    log('building the floor (tools/bench/floor)…');
+    const floorBuild = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', 'tools/bench/floor/tsconfig.json'], {
+      cwd: ROOT,
+      stdio: 'inherit',
+    });
+    if (floorBuild.status !== 0) throw new Error('building the floor failed');
   }
   require('../register-paths');
   const {
@@ -449,7 +511,11 @@ async function main() {
 
   try {
     log(`starting PostgreSQL in ${dataDir}…`);
-    const db = await startEmbeddedPostgres({ dataDir, database: 'almanac_bench', persistent: true });
+    // With --explain, the server's log is kept: auto_explain writes the plans there.
+    let serverLogText = '';
+    const onLog = options.explain ? (message) => (serverLogText += message) : undefined;
+    const db = await startEmbeddedPostgres({ dataDir, database: 'almanac_bench', persistent: true, onLog });
+    const explainContext = { options, db, env: null, serverLog: () => serverLogText, dataDir, freePort };
     cleanups.push(() => db.stop());
 
     log('running migrations…');
@@ -478,7 +544,6 @@ async function main() {
       `  PATCH pool: ${fixtures.patchPool.length} PENDING bookings (${2 * fixtures.patchPool.length} status moves per run)`,
     );
     const pgVersion = (await client.query('SHOW server_version')).rows[0].server_version;
-    const { counts: searchMatches, coldMs: searchColdMs } = await countSearchMatches(client, fixtures);
 
     const [apiPort, floorPort] = [await freePort(), await freePort()];
     const env = {
@@ -490,6 +555,7 @@ async function main() {
       RATE_LIMIT_PER_MINUTE: '100000000',
     };
     if (options.nodeOptions) env.NODE_OPTIONS = options.nodeOptions;
+    explainContext.env = env;
     const apiArgs = ['-r', './tools/register-paths.js'];
     if (options.cpuProf) apiArgs.push('--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS, 'profiles')}`);
     apiArgs.push('dist/apps/api/src/main.js');
@@ -500,7 +566,7 @@ async function main() {
       path.join(dataDir, 'api.log'),
     );
     cleanups.push(() => stopProcess(api));
-    const floorArgs = ['tools/bench/floor/server.js'];
+    const floorArgs = ['-r', './tools/register-paths.js', 'dist/tools/bench/floor/server.js'];
     if (options.cpuProfFloor) {
       floorArgs.unshift('--cpu-prof', `--cpu-prof-dir=${path.join(RESULTS, 'profiles', 'floor')}`);
     }
@@ -533,6 +599,7 @@ async function main() {
       floorRss.stop();
     });
     log(`API on ${apiUrl} (pid ${api.pid}), floor on ${floorUrl} (pid ${floor.pid})`);
+    const { counts: searchMatches, coldMs: searchColdMs } = await countSearchMatches(apiUrl, fixtures);
 
     let scenarios = buildScenarios(fixtures, client);
     if (options.only) scenarios = scenarios.filter((s) => options.only.includes(s.id));
@@ -543,19 +610,23 @@ async function main() {
     }
 
     if (options.explainOnly) {
-      await writeExplain(scenarios, fixtures, client, options);
+      await writeExplain(scenarios, fixtures, explainContext);
       return;
     }
 
     log('checking that the API and the floor answer alike…');
-    const mismatches = await parityCheck(scenarios, apiUrl, floorUrl);
+    const { problemRequests } = require('./scenarios');
+    const mismatches = [
+      ...(await parityCheck(scenarios, apiUrl, floorUrl)),
+      ...(await problemParity(await problemRequests(fixtures, client), apiUrl, floorUrl)),
+    ];
     for (const m of mismatches) log(`  ✗ ${m.scenario}\n      ${m.issues.join('\n      ')}`);
     if (mismatches.length > 0 && !options.allowMismatch) {
       throw new Error(
         'the floor does not answer like the API (see above); fix the floor, or pass --allow-mismatch',
       );
     }
-    if (mismatches.length === 0) log('  same status, headers and JSON on every route');
+    if (mismatches.length === 0) log('  same status, headers and JSON on every route, and the same problems for every refusal');
 
     const results = [];
     const servers = { api: { url: apiUrl, rss: apiRss }, floor: { url: floorUrl, rss: floorRss } };
@@ -655,7 +726,7 @@ async function main() {
     log(
       `\nwrote ${written.map((file) => path.relative(ROOT, file)).join(', ')} (${summary.seconds.toFixed(0)} s in all)`,
     );
-    if (options.explain) await writeExplain(scenarios, fixtures, client, options);
+    if (options.explain) await writeExplain(scenarios, fixtures, explainContext);
     if (options.failOnErrors) {
       const failures = results.flatMap((r) =>
         ['api', 'floor']

@@ -226,4 +226,61 @@ function buildScenarios(fixtures, db) {
   ];
 }
 
-module.exports = { buildScenarios, SEARCHES };
+/**
+ * Requests the benchmarked routes refuse, one per kind of refusal, for the parity check: both
+ * servers must send the same problem (status, headers, body; for a refused input, the same fields).
+ * `setup` runs first, against the API, to make the refusal happen (a booking to overlap).
+ * @param {object} fixtures what the seed returned
+ * @param {{ query: (sql: string, values?: unknown[]) => Promise<{ rows: any[] }> }} db the harness's connection
+ */
+async function problemRequests(fixtures, db) {
+  const auth = { authorization: `Bearer ${fixtures.apiKey}` };
+  const json = { ...auth, 'content-type': 'application/json' };
+  const unknownId = '00000000-0000-4000-8000-000000000000';
+  const [scheduleId] = fixtures.schedules;
+  const overlapped = { start: '2040-01-02T10:00:00.000Z', end: '2040-01-02T11:00:00.000Z' };
+  const booking = (fields) =>
+    JSON.stringify({
+      schedule_id: scheduleId,
+      start_time: overlapped.start,
+      end_time: overlapped.end,
+      attendee: { name: 'Ada Lovelace', email: 'ada@example.com' },
+      ...fields,
+    });
+  const completed = (await db.query("SELECT id FROM bookings WHERE organization_id = $1 AND status = 'COMPLETED' LIMIT 1", [fixtures.organizationId])).rows[0]?.id;
+  const requests = [
+    { label: 'unknown booking', method: 'GET', path: `/api/v1/bookings/${unknownId}`, headers: auth },
+    { label: 'malformed booking id', method: 'GET', path: '/api/v1/bookings/not-a-uuid', headers: auth },
+    { label: 'no key', method: 'GET', path: '/api/v1/bookings', headers: {} },
+    { label: 'unknown key', method: 'GET', path: '/api/v1/bookings', headers: { authorization: 'Bearer alm_live_nope' } },
+    { label: 'unknown route', method: 'GET', path: '/api/v1/nothing-here', headers: auth },
+    { label: 'bad list query', method: 'GET', path: '/api/v1/bookings?limit=0&offset=-1&status=LATE&schedule_id=x&upcoming=maybe', headers: auth },
+    { label: 'empty booking', method: 'POST', path: '/api/v1/bookings', headers: json, body: '{}' },
+    { label: 'array body', method: 'POST', path: '/api/v1/bookings', headers: json, body: '[1,2]' },
+    {
+      label: 'bad booking fields',
+      method: 'POST',
+      path: '/api/v1/bookings',
+      headers: json,
+      body: booking({ colour: 'red', end_time: 'tomorrow', attendee: { name: '', email: 'not-an-address', shoe_size: 9 } }),
+    },
+    { label: 'not JSON', method: 'POST', path: '/api/v1/bookings', headers: json, body: '{"schedule_id":' },
+    { label: 'not a JSON type', method: 'POST', path: '/api/v1/bookings', headers: { ...auth, 'content-type': 'text/plain' }, body: 'hello' },
+    { label: 'NUL in the body', method: 'POST', path: '/api/v1/bookings', headers: json, body: booking({ title: 'a\u0000b' }) },
+    { label: 'unknown schedule', method: 'POST', path: '/api/v1/bookings', headers: json, body: booking({ schedule_id: unknownId }) },
+    { label: 'overlap', method: 'POST', path: '/api/v1/bookings', headers: json, body: booking({}), setup: { method: 'POST', path: '/api/v1/bookings', headers: json, body: booking({}) } },
+    { label: 'empty PATCH', method: 'PATCH', path: `/api/v1/bookings/${fixtures.patchPool[0]}`, headers: json, body: '{}' },
+    { label: 'stale If-Match', method: 'PATCH', path: `/api/v1/bookings/${fixtures.patchPool[0]}`, headers: { ...json, 'if-match': '"stale"' }, body: '{"title":"x"}' },
+    { label: 'unknown event', method: 'POST', path: `/api/v1/events/${unknownId}/registrations`, headers: json, body: '{"name":"Grace Hopper","email":"grace@example.com"}' },
+    { label: 'bad registration', method: 'POST', path: `/api/v1/events/${fixtures.registrationEvents[0]}/registrations`, headers: json, body: '{"email":"nope"}' },
+    { label: 'slots without a range', method: 'GET', path: `/api/v1/slots?schedule_id=${scheduleId}`, headers: auth },
+    { label: 'bad post order', method: 'GET', path: '/api/v1/posts?order_by=colour&tag=Not%20A%20Slug', headers: auth },
+    { label: 'bad events query', method: 'GET', path: '/api/v1/events?limit=abc&upcoming=2', headers: auth },
+  ];
+  if (completed) {
+    requests.push({ label: 'invalid transition', method: 'PATCH', path: `/api/v1/bookings/${completed}`, headers: json, body: '{"status":"CONFIRMED"}' });
+  }
+  return requests;
+}
+
+module.exports = { buildScenarios, problemRequests, SEARCHES };

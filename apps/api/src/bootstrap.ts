@@ -61,11 +61,13 @@ function accessLogMiddleware(config: AppConfig): HttpLogger<IncomingMessage> {
   });
 }
 
-/** Builds the fully configured application; shared by main.ts, the CLI and the e2e tests. */
-export async function createApp(options: CreateAppOptions = {}): Promise<AlmanacApp> {
-  const config = options.config ?? AppConfig.fromEnv();
+/**
+ * What every request goes through on the raw Node request before anything else: its id, the access
+ * log, the security headers. The bench's floor server runs these same steps.
+ */
+export function frontDoorOf(config: AppConfig): { steps: FrontDoorStep[]; accessLog: HttpLogger<IncomingMessage> } {
   const accessLog = accessLogMiddleware(config);
-  const frontDoor: FrontDoorStep[] = [
+  const steps: FrontDoorStep[] = [
     requestIdStep(),
     (req: IncomingMessage, res: ServerResponse) => accessLog(req, res),
     precomputedHeadersStep(
@@ -81,6 +83,13 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Almanac
       }),
     ),
   ];
+  return { steps, accessLog };
+}
+
+/** Builds the fully configured application; shared by main.ts, the CLI, the e2e tests and the bench's floor. */
+export async function createApp(options: CreateAppOptions = {}): Promise<AlmanacApp> {
+  const config = options.config ?? AppConfig.fromEnv();
+  const { steps: frontDoor, accessLog } = frontDoorOf(config);
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.register({ config, clock: options.clock, extraModules: options.extraModules }),
     new AlmanacExpressAdapter(frontDoor, (fields, message) => accessLog.logger.warn(fields, message)),

@@ -95,7 +95,12 @@ export function jsonBodyMiddleware(): RequestHandler {
 
 /** JSON is UTF-8 (RFC 8259 §8.1): a charset parameter, when present, must say so. */
 function isUtf8Charset(req: Request): boolean {
-  const match = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(req.headers['content-type'] ?? '');
+  return isUtf8ContentType(req.headers['content-type'] ?? '');
+}
+
+/** Whether a Content-Type's charset parameter, when present, names UTF-8. */
+export function isUtf8ContentType(contentType: string): boolean {
+  const match = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType);
   return !match || /^utf-?8$/i.test(match[1]!);
 }
 

@@ -29,8 +29,8 @@ export function rateLimitedProblem(detail: string, retryAfterSeconds: number): H
   return new HttpProblem({ status: 429, code: 'rate_limited', detail, headers: { 'Retry-After': String(retryAfterSeconds) } });
 }
 
-export function writeProblem(req: Request, res: Response, init: ProblemInit): void {
-  if (res.headersSent) return;
+/** The problem+json document (RFC 9457) of `init`, answering the request `requestId`. */
+export function problemBody(init: ProblemInit, requestId: unknown): Record<string, unknown> {
   const body: Record<string, unknown> = {
     ...init.members,
     type: PROBLEM_TYPE_BASE + init.code,
@@ -38,9 +38,15 @@ export function writeProblem(req: Request, res: Response, init: ProblemInit): vo
     status: init.status,
     detail: init.detail,
     code: init.code,
-    request_id: String((req as Request & { id?: unknown }).id ?? ''),
+    request_id: String(requestId ?? ''),
   };
   if (init.errors && init.errors.length > 0) body['errors'] = init.errors;
+  return body;
+}
+
+export function writeProblem(req: Request, res: Response, init: ProblemInit): void {
+  if (res.headersSent) return;
+  const body = problemBody(init, (req as Request & { id?: unknown }).id);
   for (const [name, value] of Object.entries(init.headers ?? {})) res.setHeader(name, value);
   if (init.status === 401 && !res.getHeader('WWW-Authenticate')) res.setHeader('WWW-Authenticate', 'Bearer');
   res.status(init.status).type('application/problem+json').send(JSON.stringify(body));

@@ -5,16 +5,22 @@ import { Transform } from 'class-transformer';
  * anything else untouched, so the validators that follow reject it with the parameter's name.
  */
 export function QueryBoolean(): PropertyDecorator {
-  return Transform(({ value }) => {
-    if (value === 'true' || value === '1') return true;
-    if (value === 'false' || value === '0') return false;
-    return value;
-  });
+  return Transform(({ value }) => queryBoolean(value));
 }
 
 export function QueryInt(): PropertyDecorator {
-  return Transform(({ value }) => {
-    if (typeof value === 'string' && /^-?\d{1,15}$/.test(value)) return Number(value);
-    return value;
-  });
+  return Transform(({ value }) => queryInt(value));
+}
+
+/** `true`/`1` and `false`/`0` as booleans; anything else unchanged. */
+export function queryBoolean(value: unknown): unknown {
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  return value;
+}
+
+/** A string of at most 15 digits (an optional minus) as a number; anything else unchanged. */
+export function queryInt(value: unknown): unknown {
+  if (typeof value === 'string' && /^-?\d{1,15}$/.test(value)) return Number(value);
+  return value;
 }

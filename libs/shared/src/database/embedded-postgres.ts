@@ -91,6 +91,8 @@ export async function startEmbeddedPostgres(options: {
   port?: number;
   /** Ports the server must not take (the app's own HTTP port, chosen but perhaps not bound yet). */
   avoidPorts?: number[];
+  /** Receives the server's log output (the bench's EXPLAIN reads auto_explain's plans); dropped by default. */
+  onLog?: (message: string) => void;
 }): Promise<EmbeddedDatabase> {
   const root = resolve(options.dataDir);
   const clusterDir = join(root, 'pg');
@@ -122,7 +124,7 @@ export async function startEmbeddedPostgres(options: {
     createPostgresUser: true,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=on'],
-    onLog: () => undefined,
+    onLog: options.onLog ?? (() => undefined),
     onError: () => undefined,
   });
   if (created) await server.initialise();

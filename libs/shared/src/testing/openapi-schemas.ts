@@ -99,14 +99,20 @@ export class OpenApiSchemas {
     return this.validate(schema, body).map((e) => `${method.toUpperCase()} ${operation.path}: the server accepted a body the document refuses: ${e}`);
   }
 
-  /** Errors of `value` against `schema` (empty when valid). Compiling in strict mode throws on a bad schema. */
-  validate(schema: Json, value: unknown): string[] {
+  /** The Ajv validator of a schema of the document (compiled once per distinct schema). */
+  compile(schema: Json): ValidateFunction {
     const key = JSON.stringify(schema);
     let validate = this.cache.get(key);
     if (!validate) {
       validate = this.ajv.compile(rewriteRefs(schema) as Json);
       this.cache.set(key, validate);
     }
+    return validate;
+  }
+
+  /** Errors of `value` against `schema` (empty when valid). Compiling in strict mode throws on a bad schema. */
+  validate(schema: Json, value: unknown): string[] {
+    const validate = this.compile(schema);
     if (validate(value)) return [];
     return (validate.errors ?? []).map((e) => `${e.instancePath || '(root)'} ${e.message ?? ''} ${JSON.stringify(e.params)}`);
   }
