@@ -1,7 +1,7 @@
 import type { FieldError } from '../domain/domain-error';
 
-// What every request is checked for before anything reads it, framework-free: the API's middleware
-// (http-middleware.ts) and the bench's floor (tools/bench/floor) both run these.
+// What every request is checked for before anything reads it, as plain functions: the API's middleware
+// (http-middleware.ts) runs these.
 
 /** The largest JSON body accepted (413 above it). */
 export const MAX_BODY_BYTES = 1024 * 1024;

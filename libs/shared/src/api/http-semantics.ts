@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
-// HTTP semantics of api-decisions §16 as plain functions (no framework): the app's adapter and the
-// bench floor both call them, so both do exactly this work on every answer.
+// HTTP semantics of api-decisions §16 as plain functions (no framework): the app's adapter calls them
+// on every answer.
 
 /** The strong entity tag of a JSON body as sent (quotes included). */
 export function entityTagOf(json: string): string {

@@ -61,5 +61,5 @@ function buildPipe(forbidUnknown: boolean): ValidationPipe {
   });
 }
 
-// The body checks moved to body-checks.ts (framework-free, also run by the bench's floor).
+// The body checks live in body-checks.ts (plain functions, run by the HTTP middleware); re-exported here.
 export { findBodyProblems, findNulBytes, RESERVED_BODY_KEYS } from './body-checks';

@@ -10,8 +10,7 @@
  * Freshness: every blog write of an organization made by this instance drops its rankings once the
  * write has committed (the generation check also drops a ranking computed while the write was under
  * way). A write made through another instance, or a scheduled post falling due, shows in a broad
- * search after at most `ttlMs`. Selective searches are never cached. Framework-free: the bench's
- * floor server runs this same class.
+ * search after at most `ttlMs`. Selective searches are never cached.
  */
 export interface SearchRanking {
   readonly total: number;

@@ -3,7 +3,6 @@ import { Page, PG_CHECK_VIOLATION, PG_UNIQUE_VIOLATION, pgErrorOf, returnedRows 
 import { EntityManager } from 'typeorm';
 import { AlreadyRegisteredError, EventFullError } from '../domain/event-errors';
 import { Registration, RegistrationStatus } from '../domain/registration';
-import { registrationInsertQuery } from './event-queries';
 
 interface RegistrationRow {
   id: string;
@@ -26,6 +25,15 @@ const COLUMNS = `r.id, r.organization_id, r.event_id, r.name, r.email, r.status,
     SELECT count(*) FROM event_registrations w
      WHERE w.organization_id = r.organization_id AND w.event_id = r.event_id AND w.status = 'waitlisted'
        AND (w.created_at, w.id) <= (r.created_at, r.id)) END AS position`;
+
+/** A new registration (the trigger on the table keeps `events.registration_count`). */
+function registrationInsertQuery(r: Registration): { text: string; values: unknown[] } {
+  return {
+    text: `INSERT INTO event_registrations (id, organization_id, event_id, name, email, status, created_at, cancelled_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    values: [r.id, r.organizationId, r.eventId, r.name, r.email, r.status, r.createdAt, r.cancelledAt],
+  };
+}
 
 function toDomain(row: RegistrationRow): Registration {
   return {

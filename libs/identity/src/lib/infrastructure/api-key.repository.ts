@@ -3,7 +3,6 @@ import { returnedRows } from '@almanac/shared';
 import type { EntityManager } from 'typeorm';
 import type { ApiKey, ApiKeyCredential, NewApiKey } from '../domain/api-key';
 import type { Scope } from '../domain/scopes';
-import { API_KEY_BY_HASH_SQL, TOUCH_API_KEY_SQL } from './api-key-queries';
 import { translateReferenceError } from './reference-errors';
 
 interface ApiKeyRow {
@@ -23,6 +22,13 @@ type CredentialRow = Pick<ApiKeyRow, 'id' | 'organization_id' | 'user_id' | 'sco
 
 /** Every column but the hash. */
 const COLUMNS = 'id, organization_id, user_id, name, prefix, scopes, created_at, last_used_at, expires_at, revoked_at';
+
+/** The key behind a presented secret, by its SHA-256 (the secret itself is never stored). */
+const API_KEY_BY_HASH_SQL =
+  'SELECT id, organization_id, user_id, scopes, expires_at, revoked_at, last_used_at FROM api_keys WHERE key_hash = $1';
+
+/** Records a key's use ($1 the key id, $2 the time); the authenticator writes it at most once a minute. */
+const TOUCH_API_KEY_SQL = 'UPDATE api_keys SET last_used_at = $2 WHERE id = $1';
 
 function toApiKey(row: ApiKeyRow): ApiKey {
   return {

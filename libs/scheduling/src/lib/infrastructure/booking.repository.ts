@@ -7,22 +7,8 @@ import type { BookingRules, BusyBooking } from '../domain/slots';
 import type { BookingMetadata } from '../domain/booking-metadata';
 import type { BookingStatus } from '../domain/booking-status';
 import type { LocationType } from '../domain/location-type';
-import {
-  type BookingListFilter,
-  bookingByIdQuery,
-  bookingsByIdsQuery,
-  bookingInsertQuery,
-  bookingListQueries,
-  bookingReferencesQuery,
-  bookingUpdateQuery,
-  busyBookingsQuery,
-  dailyLimitLockQuery,
-  sameDayCountQuery,
-} from './booking-queries';
 import { BookingRulesRow, toBookingRules } from './event-type.repository';
-import { pageWithTotal, rowsOf, RunSql, translateBookingWriteError } from './sql';
-
-export type { BookingListFilter };
+import { likeLiteral, pageWithTotal, Params, rowsOf, RunSql, setClause, SqlStatement, translateBookingWriteError } from './sql';
 
 export interface BookingRow {
   id: string;
@@ -74,6 +60,228 @@ export function toBooking(row: BookingRow): Booking {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     cancelledAt: row.cancelled_at,
+  };
+}
+
+// The booking statements, as text and parameters; the repository below runs them.
+
+const BOOKING_COLUMNS =
+  'id, organization_id, schedule_id, event_type_id, start_time, end_time, timezone, status, title, location, ' +
+  'location_type, attendee_name, attendee_email, attendee_phone, attendee_timezone, attendee_notes, metadata, ' +
+  'created_at, updated_at, cancelled_at, buffer_before, buffer_after';
+
+/** Filters of `GET /api/v1/bookings`, all on the booking's start time or exact columns. */
+export interface BookingListFilter {
+  scheduleId?: string;
+  eventTypeId?: string;
+  status?: BookingStatus;
+  /** start_time >= each of these (start_date, upcoming). */
+  startsAtOrAfter?: Date[];
+  /** start_time < this (end_date given as a date: the end of that UTC day). */
+  startsBefore?: Date;
+  /** start_time <= this (end_date given as a date-time). */
+  startsAtOrBefore?: Date;
+  /** Case-insensitive substring of the attendee's e-mail. */
+  attendeeEmailContains?: string;
+}
+
+const CHANGE_COLUMNS: Readonly<Record<keyof BookingChanges, string>> = {
+  status: 'status',
+  startTime: 'start_time',
+  endTime: 'end_time',
+  timezone: 'timezone',
+  title: 'title',
+  location: 'location',
+  locationType: 'location_type',
+  attendeeName: 'attendee_name',
+  attendeeEmail: 'attendee_email',
+  attendeePhone: 'attendee_phone',
+  attendeeTimezone: 'attendee_timezone',
+  attendeeNotes: 'attendee_notes',
+  metadata: 'metadata',
+  cancelledAt: 'cancelled_at',
+  updatedAt: 'updated_at',
+};
+
+function bookingByIdQuery(organizationId: string, id: string): SqlStatement {
+  return {
+    text: `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE organization_id = $1 AND id = $2`,
+    values: [organizationId, id],
+  };
+}
+
+function bookingsByIdsQuery(organizationId: string, ids: string[]): SqlStatement {
+  return {
+    text: `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE organization_id = $1 AND id = ANY ($2::uuid[]) ORDER BY start_time, id`,
+    values: [organizationId, ids],
+  };
+}
+
+function bookingInsertQuery(b: Booking): SqlStatement {
+  return {
+    text: `INSERT INTO bookings (${BOOKING_COLUMNS})
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
+         RETURNING ${BOOKING_COLUMNS}`,
+    values: [
+      b.id,
+      b.organizationId,
+      b.scheduleId,
+      b.eventTypeId,
+      b.startTime,
+      b.endTime,
+      b.timezone,
+      b.status,
+      b.title,
+      b.location,
+      b.locationType,
+      b.attendeeName,
+      b.attendeeEmail,
+      b.attendeePhone,
+      b.attendeeTimezone,
+      b.attendeeNotes,
+      JSON.stringify(b.metadata),
+      b.createdAt,
+      b.updatedAt,
+      b.cancelledAt,
+      b.bufferBefore ?? 0,
+      b.bufferAfter ?? 0,
+    ],
+  };
+}
+
+/**
+ * The changes, applied only while the booking still has `expectedStatus` when one is given
+ * (compare-and-swap: of two concurrent moves from one status, one finds nothing to update).
+ */
+function bookingUpdateQuery(
+  organizationId: string,
+  id: string,
+  changes: BookingChanges,
+  expectedStatus?: BookingStatus,
+): SqlStatement {
+  const p = new Params();
+  const toWrite =
+    changes.metadata === undefined ? changes : { ...changes, metadata: JSON.stringify(changes.metadata) };
+  const set = setClause(p, toWrite, CHANGE_COLUMNS);
+  let where = `organization_id = ${p.add(organizationId)} AND id = ${p.add(id)}`;
+  if (expectedStatus) where += ` AND status = ${p.add(expectedStatus)}`;
+  return { text: `UPDATE bookings SET ${set} WHERE ${where} RETURNING ${BOOKING_COLUMNS}`, values: p.values };
+}
+
+/**
+ * A page in start order with `count(*) OVER ()`, and the count alone for a page past the last row
+ * (see pageWithTotal): its values are the page's without the last two (limit, offset).
+ */
+function bookingListQueries(
+  organizationId: string,
+  filter: BookingListFilter,
+  page: { limit: number; offset: number },
+): { page: SqlStatement; count: SqlStatement } {
+  const p = new Params();
+  const where = [`organization_id = ${p.add(organizationId)}`];
+  if (filter.scheduleId) where.push(`schedule_id = ${p.add(filter.scheduleId)}`);
+  if (filter.eventTypeId) where.push(`event_type_id = ${p.add(filter.eventTypeId)}`);
+  if (filter.status) where.push(`status = ${p.add(filter.status)}`);
+  for (const from of filter.startsAtOrAfter ?? []) where.push(`start_time >= ${p.add(from)}`);
+  if (filter.startsBefore) where.push(`start_time < ${p.add(filter.startsBefore)}`);
+  if (filter.startsAtOrBefore) where.push(`start_time <= ${p.add(filter.startsAtOrBefore)}`);
+  if (filter.attendeeEmailContains !== undefined) {
+    where.push(
+      `lower(attendee_email) LIKE ${p.add(`%${likeLiteral(filter.attendeeEmailContains.toLowerCase())}%`)} ESCAPE '\\'`,
+    );
+  }
+  const condition = where.join(' AND ');
+  const countValues = [...p.values];
+  const limit = p.add(page.limit);
+  const offset = p.add(page.offset);
+  return {
+    page: {
+      text: `SELECT ${BOOKING_COLUMNS}, count(*) OVER () AS total FROM bookings WHERE ${condition}
+       ORDER BY start_time, id LIMIT ${limit} OFFSET ${offset}`,
+      values: p.values,
+    },
+    count: { text: `SELECT count(*) AS total FROM bookings WHERE ${condition}`, values: countValues },
+  };
+}
+
+/**
+ * The schedule's time zone and availability, and the event type's title, location type and booking
+ * rules, in one round trip.
+ */
+function bookingReferencesQuery(
+  organizationId: string,
+  scheduleId: string,
+  eventTypeId: string | null,
+): SqlStatement {
+  return {
+    text: `SELECT
+         (SELECT json_build_object('timezone', timezone, 'availability', availability, 'date_overrides', date_overrides)
+           FROM schedules WHERE organization_id = $1 AND id = $2) AS schedule,
+         (SELECT timezone FROM schedules WHERE organization_id = $1 AND id = $2) AS schedule_timezone,
+         (SELECT json_build_object('title', title, 'location_type', location_type, 'duration', duration,
+             'buffer_before', buffer_before, 'buffer_after', buffer_after, 'minimum_notice', minimum_notice,
+             'slot_interval', slot_interval, 'booking_window_days', booking_window_days,
+             'max_bookings_per_day', max_bookings_per_day)
+           FROM event_types WHERE organization_id = $1 AND id = $3) AS event_type`,
+    values: [organizationId, scheduleId, eventTypeId],
+  };
+}
+
+/**
+ * PENDING/CONFIRMED bookings of the schedule and event type starting in `[from, to)` (one local
+ * date), other than `exceptId`: what a daily limit counts.
+ */
+function sameDayCountQuery(
+  organizationId: string,
+  scheduleId: string,
+  eventTypeId: string,
+  from: Date,
+  to: Date,
+  exceptId: string,
+): SqlStatement {
+  return {
+    text: `SELECT count(*)::int AS n FROM bookings
+       WHERE organization_id = $1 AND schedule_id = $2 AND event_type_id = $3 AND status IN ('PENDING', 'CONFIRMED')
+         AND start_time >= $4 AND start_time < $5 AND id <> $6`,
+    values: [organizationId, scheduleId, eventTypeId, from, to, exceptId],
+  };
+}
+
+/**
+ * Serializes, until the transaction ends, the bookings that count against one daily limit
+ * (schedule, event type, local date): the count and the insert of each run one after another.
+ */
+function dailyLimitLockQuery(
+  organizationId: string,
+  scheduleId: string,
+  eventTypeId: string,
+  localDate: string,
+): SqlStatement {
+  return {
+    text: `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`,
+    values: [`booking-daily-limit:${organizationId}:${scheduleId}:${eventTypeId}:${localDate}`],
+  };
+}
+
+/**
+ * Blocked times of the schedule's PENDING/CONFIRMED bookings that reach into `[from, to)`, with
+ * whether each is of the event type (slots). The exclusion constraint's GiST index serves it.
+ */
+function busyBookingsQuery(
+  organizationId: string,
+  scheduleId: string,
+  eventTypeId: string,
+  from: Date,
+  to: Date,
+): SqlStatement {
+  return {
+    // Epoch milliseconds as float8: thousands of rows parse as plain numbers, not date strings.
+    text: `SELECT (extract(epoch FROM start_time) * 1000)::float8 AS start_ms, (extract(epoch FROM end_time) * 1000)::float8 AS end_ms,
+         buffer_before, buffer_after, event_type_id IS NOT DISTINCT FROM $3 AS same_type
+       FROM bookings
+       WHERE organization_id = $1 AND schedule_id = $2 AND status IN ('PENDING', 'CONFIRMED')
+         AND booking_blocked_time(start_time, end_time, buffer_before, buffer_after) && tstzrange($4, $5, '[)')`,
+    values: [organizationId, scheduleId, eventTypeId, from, to],
   };
 }
 

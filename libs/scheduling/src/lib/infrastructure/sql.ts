@@ -8,8 +8,6 @@ import {
 import type { EntityManager } from 'typeorm';
 import { BookingOverlapError } from '../domain/scheduling-errors';
 
-export { likeLiteral, Params, setClause } from './sql-params';
-
 /** Runs one parameterised statement and returns its rows, whatever the statement. */
 export async function rowsOf<R>(em: EntityManager, sql: string, params: unknown[] = []): Promise<R[]> {
   return returnedRows<R>(await em.query(sql, params));
@@ -56,4 +54,40 @@ export function translateBookingWriteError(error: unknown): unknown {
     return new InvalidReferenceError('event_type_id');
   }
   return error;
+}
+
+/** Collects positional parameters while a query is assembled: `p.add(value)` returns `$n`. */
+export class Params {
+  readonly values: unknown[] = [];
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+/** Escapes LIKE wildcards so user text matches literally (with `ESCAPE '\'`). */
+export function likeLiteral(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * `col = $n, …` for the given changes. Column names come only from `columns` (a fixed map from
+ * field to column), never from input; values become parameters.
+ */
+export function setClause<F extends string>(
+  p: Params,
+  changes: Partial<Record<F, unknown>>,
+  columns: Readonly<Record<F, string>>,
+): string {
+  const parts: string[] = [];
+  for (const field of Object.keys(columns) as F[]) {
+    if (changes[field] !== undefined) parts.push(`${columns[field]} = ${p.add(changes[field])}`);
+  }
+  return parts.join(', ');
+}
+
+/** A statement and its parameters. User input only ever travels in `values`. */
+export interface SqlStatement {
+  readonly text: string;
+  readonly values: unknown[];
 }
