@@ -1,14 +1,6 @@
-import {
-  applyDecorators,
-  createParamDecorator,
-  UseInterceptors,
-  type CallHandler,
-  type ExecutionContext,
-  type NestInterceptor,
-} from '@nestjs/common';
+import { applyDecorators, createParamDecorator, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Observable } from 'rxjs';
 import type { DataSource, EntityManager } from 'typeorm';
 import { DomainError } from '../domain/domain-error';
 import { entityTagOf, parseEntityTags } from './http-semantics';
@@ -123,10 +115,16 @@ export function wantsEntityTag(response: ServerResponse): boolean {
   return (response as ServerResponse & { [ETAGGED]?: true })[ETAGGED] === true;
 }
 
-class EntityTagInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+/**
+ * Marks the answer of a `@Conditional()` route for the adapter. A guard that always lets the request
+ * through, not an interceptor: an interceptor costs every request an rxjs pipeline and two
+ * AsyncResource binds (about 30 µs of CPU on the one-row read, `npm run bench -- --cpu-prof`), a
+ * guard one call. It runs after the API-key guard, so only requests that get an answer are marked.
+ */
+class EntityTagMarker implements CanActivate {
+  canActivate(context: ExecutionContext): boolean {
     (context.switchToHttp().getResponse<ServerResponse & { [ETAGGED]?: true }>())[ETAGGED] = true;
-    return next.handle();
+    return true;
   }
 }
 
@@ -139,7 +137,7 @@ export const CONDITIONAL_EXTENSION = 'x-almanac-conditional';
  */
 export function Conditional(): MethodDecorator {
   return applyDecorators(
-    UseInterceptors(EntityTagInterceptor),
+    UseGuards(EntityTagMarker),
     ApiExtension(CONDITIONAL_EXTENSION, true),
   );
 }
