@@ -116,3 +116,13 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
 }
 
 export const org = (organizationId: string, rest: string): string => `/api/organizations/${encodeURIComponent(organizationId)}/${rest}`;
+
+/**
+ * The webhook event types the API knows, read from its own OpenAPI document (the `WebhookEventType`
+ * enum), so the console never keeps a copy of the list. `*` (all events) comes first.
+ */
+export async function webhookEventTypes(): Promise<string[]> {
+  const document = await call<{ components?: { schemas?: Record<string, { enum?: unknown[] }> } }>('GET', '/docs/openapi.json');
+  const names = (document.components?.schemas?.['WebhookEventType']?.enum ?? []).filter((name): name is string => typeof name === 'string');
+  return ['*', ...names.filter((name) => name !== '*')];
+}

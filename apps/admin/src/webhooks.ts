@@ -1,4 +1,4 @@
-import { ApiError, call, Delivery, org, Page, SessionUser, Webhook } from './api.js';
+import { ApiError, call, Delivery, org, Page, SessionUser, Webhook, webhookEventTypes } from './api.js';
 import { clear, field, h, status, table, when } from './dom.js';
 
 function problemText(error: unknown, fallback: string): string {
@@ -14,23 +14,33 @@ export async function webhooksView(main: HTMLElement, user: SessionUser): Promis
   const feedback = h('div', { id: 'webhooks-feedback' });
 
   const url = field('Endpoint URL', { type: 'url', name: 'url', required: true, placeholder: 'https://example.com/hooks/almanac' });
-  const events = field('Events (comma separated; * for all)', { type: 'text', name: 'events', required: true, value: '*' });
+  // One box per event type; "all events" ticked by default, and ticking it clears the others.
+  const boxes = (await webhookEventTypes()).map((type) => {
+    const input = h('input', { type: 'checkbox', name: 'events', value: type, checked: type === '*' });
+    return { type, input, label: h('label', {}, input, type === '*' ? 'All events (*)' : type) };
+  });
+  for (const box of boxes) {
+    box.input.addEventListener('change', () => {
+      if (!box.input.checked) return;
+      for (const other of boxes) if ((box.type === '*') !== (other.type === '*')) other.input.checked = false;
+    });
+  }
+  const events = h('fieldset', { id: 'webhook-events' }, h('legend', {}, 'Events'), ...boxes.map((b) => b.label));
   const description = field('Description (optional)', { type: 'text', name: 'description', maxlength: '300' });
   const submit = h('button', { type: 'submit' }, 'Subscribe');
-  const form = h('form', { id: 'create-webhook-form' }, url.label, events.label, description.label, h('div', { class: 'row' }, submit));
+  const form = h('form', { id: 'create-webhook-form' }, url.label, events, description.label, h('div', { class: 'row' }, submit));
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    submit.disabled = true;
     clear(feedback);
-    const body: { url: string; events: string[]; description?: string } = {
-      url: url.input.value,
-      events: events.input.value.split(',').map((e) => e.trim()).filter((e) => e.length > 0),
-    };
+    const ticked = boxes.filter((b) => b.input.checked).map((b) => b.type);
+    if (ticked.length === 0) return clear(feedback, status('error', 'Tick at least one event.'));
+    submit.disabled = true;
+    const body: { url: string; events: string[]; description?: string } = { url: url.input.value, events: ticked };
     if (description.input.value.trim()) body.description = description.input.value.trim();
     call<{ data: Webhook & { secret: string } }>('POST', base, body)
       .then(async (answer) => {
-        form.reset();
+        form.reset(); // back to the defaults: all events
         const copy = h('button', { type: 'button', class: 'secondary', id: 'copy-secret' }, 'Copy');
         const copied = h('span', { role: 'status' });
         copy.addEventListener('click', () => {

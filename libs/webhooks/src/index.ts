@@ -4,6 +4,8 @@ import { WebhooksInit1764030000000 } from './lib/infrastructure/migrations/17640
 export { WebhooksModule } from './lib/webhooks.module';
 export { WebhookDispatcher } from './lib/application/webhook-dispatcher';
 export { WebhooksService } from './lib/application/webhooks.service';
+/** Every event type an endpoint may subscribe to (the admin console's test checks its list against it). */
+export { WEBHOOK_EVENT_TYPES } from './lib/domain/webhook-events';
 
 /** This context's migrations, in order; the app runs them with every other context's. */
 export const webhooksMigrations: MigrationClass[] = [WebhooksInit1764030000000];

@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import puppeteer, { Browser, Page } from 'puppeteer-core';
-import { WebhookDispatcher } from '@almanac/webhooks';
+import { WEBHOOK_EVENT_TYPES, WebhookDispatcher } from '@almanac/webhooks';
 import { createTestApp, Tenant, TestApp } from '../support/test-app';
 import { Receiver } from '../webhooks/receiver';
 import { startFeedServer } from './admin-fixtures';
@@ -177,6 +177,10 @@ describe('admin console in a real browser (e2e)', () => {
     await page.setViewport({ width: 1280, height: 900 });
     await page.click('button[data-view="webhooks"]');
     await page.waitForSelector('#create-webhook-form');
+    // One box per event type the server knows (read from its OpenAPI document), "all" ticked.
+    const eventBoxes = () =>
+      page.$$eval('#webhook-events input', (inputs) => inputs.map((input) => [(input as HTMLInputElement).value, (input as HTMLInputElement).checked]));
+    expect(await eventBoxes()).toEqual([['*', true], ...WEBHOOK_EVENT_TYPES.map((type) => [type, false])]);
     await page.type('#create-webhook-form input[name=url]', `${receiver.base}/hook`);
     await page.type('#create-webhook-form input[name=description]', 'CRM');
     await page.click('#create-webhook-form button[type=submit]');
@@ -198,6 +202,21 @@ describe('admin console in a real browser (e2e)', () => {
     await page.click('[data-toggle]');
     await page.waitForSelector('[data-enabled].error');
     expect(await t.query('SELECT 1 FROM webhook_endpoints WHERE organization_id = $1 AND enabled = false', [tenant.orgId])).toHaveLength(1);
+    // A second endpoint for two events: ticking one clears "all"; with nothing ticked the form says so.
+    expect(await eventBoxes()).toEqual([['*', true], ...WEBHOOK_EVENT_TYPES.map((type) => [type, false])]);
+    await page.type('#create-webhook-form input[name=url]', `${receiver.base}/bookings-only`);
+    await page.click('#webhook-events input[value="*"]');
+    await page.click('#create-webhook-form button[type=submit]');
+    await page.waitForFunction(`document.querySelector('#webhooks-feedback')?.textContent.includes('Tick at least one event.')`);
+    await page.click('#webhook-events input[value="booking.created"]');
+    await page.click('#webhook-events input[value="booking.cancelled"]');
+    await page.click('#create-webhook-form button[type=submit]');
+    await page.waitForFunction(`document.querySelector('#webhooks-list')?.textContent.includes('booking.created, booking.cancelled')`);
+    const subscribed = await t.query<{ url: string; events: string[] }>('SELECT url, events FROM webhook_endpoints WHERE organization_id = $1 ORDER BY created_at', [tenant.orgId]);
+    expect(subscribed).toEqual([
+      { url: `${receiver.base}/hook`, events: ['*'] },
+      { url: `${receiver.base}/bookings-only`, events: ['booking.created', 'booking.cancelled'] },
+    ]);
     await page.screenshot({ path: join(SHOTS, 'webhooks-1280.png'), fullPage: true });
     await page.setViewport({ width: 375, height: 800 });
     await page.waitForFunction('window.innerWidth === 375');
