@@ -179,7 +179,7 @@ describe('admin console in a real browser (e2e)', () => {
     await page.waitForSelector('#create-webhook-form');
     // One box per event type the server knows (read from its OpenAPI document), "all" ticked.
     const eventBoxes = () =>
-      page.$$eval('#webhook-events input', (inputs) => inputs.map((input) => [(input as HTMLInputElement).value, (input as HTMLInputElement).checked]));
+      page.$$eval('#webhook-events input', (inputs) => inputs.map((input) => [input.getAttribute('value'), (input as unknown as { checked: boolean }).checked]));
     expect(await eventBoxes()).toEqual([['*', true], ...WEBHOOK_EVENT_TYPES.map((type) => [type, false])]);
     await page.type('#create-webhook-form input[name=url]', `${receiver.base}/hook`);
     await page.type('#create-webhook-form input[name=description]', 'CRM');
