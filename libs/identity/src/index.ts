@@ -1,7 +1,7 @@
 export { IdentityModule } from './lib/identity.module';
 export { IdentityService } from './lib/application/identity.service';
 export { RequireScope } from './lib/api/api-key.guard';
-export { V1Controller, AdminController, Principal, AdminSession, assertOwnOrganization } from './lib/api/decorators';
+export { V1Controller, AdminController, Principal, AdminSession, OrganizationIdParam, assertOwnOrganization } from './lib/api/decorators';
 export { ApiPrincipal } from './lib/domain/principal';
 export { AdminSessionInfo } from './lib/domain/admin-session';
 export { requestFingerprint } from './lib/domain/request-fingerprint';

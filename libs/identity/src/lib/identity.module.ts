@@ -21,6 +21,19 @@ import { IDENTITY_ERROR_CODES } from './domain/identity-errors';
 /** This context's own error codes (the kernel's are in @almanac/shared). */
 registerErrorCodes('identity', IDENTITY_ERROR_CODES);
 
+/** What identity lends the other contexts: the guards and interceptor their controllers use, and what those need. */
+const SHARED = [
+  IdempotencyInterceptor,
+  IdempotencyStore,
+  ApiKeyAuthenticator,
+  ApiRateLimiter,
+  ApiKeyGuard,
+  AdminSessionService,
+  SessionGuard,
+  AdminSessionGuard,
+  IdentityService,
+];
+
 @Global()
 @Module({
   controllers: [AuthController, ApiKeysController, AdminApiKeysController],
@@ -29,28 +42,10 @@ registerErrorCodes('identity', IDENTITY_ERROR_CODES);
     UserRepository,
     ApiKeyRepository,
     SessionRepository,
-    ApiKeyAuthenticator,
-    ApiRateLimiter,
-    ApiKeyGuard,
-    AdminSessionService,
-    SessionGuard,
-    AdminSessionGuard,
-    IdentityService,
-    IdempotencyStore,
-    IdempotencyInterceptor,
+    ...SHARED,
     { provide: DemoOutput, useClass: StdoutDemoOutput },
     DemoSeeder,
   ],
-  exports: [
-    IdempotencyInterceptor,
-    IdempotencyStore,
-    ApiKeyAuthenticator,
-    ApiRateLimiter,
-    ApiKeyGuard,
-    AdminSessionService,
-    SessionGuard,
-    AdminSessionGuard,
-    IdentityService,
-  ],
+  exports: SHARED,
 })
 export class IdentityModule {}

@@ -1,7 +1,7 @@
-import { Body, Delete, Get, Param, Put } from '@nestjs/common';
+import { Body, Delete, Get, Put } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { AdminController, AdminSession, AdminSessionInfo, assertOwnOrganization } from '@almanac/identity';
-import { ApiDataResponse, ApiProblems, NotFoundError, UuidParam } from '@almanac/shared';
+import { AdminController, AdminSession, AdminSessionInfo, assertOwnOrganization, OrganizationIdParam } from '@almanac/identity';
+import { ApiDataResponse, ApiProblems, NotFoundError } from '@almanac/shared';
 import { CalendarIntegrationService } from '../application/calendar-integration.service';
 import { toIntegrationResponse } from './calendar-integration.mapper';
 import { CalendarIntegrationResponse, DeletedIntegrationResponse, PutCalendarIntegrationDto } from './dto/calendar-integration.dto';
@@ -16,7 +16,7 @@ export class CalendarIntegrationController {
   @ApiProblems(400, 403, 404, 415, 422)
   async put(
     @AdminSession() admin: AdminSessionInfo,
-    @Param('organizationId', UuidParam('Organization')) organizationId: string,
+    @OrganizationIdParam() organizationId: string,
     @Body() body: PutCalendarIntegrationDto,
   ): Promise<{ data: CalendarIntegrationResponse }> {
     assertOwnOrganization(admin, organizationId);
@@ -35,7 +35,7 @@ export class CalendarIntegrationController {
   @ApiProblems(403, 404)
   async get(
     @AdminSession() admin: AdminSessionInfo,
-    @Param('organizationId', UuidParam('Organization')) organizationId: string,
+    @OrganizationIdParam() organizationId: string,
   ): Promise<{ data: CalendarIntegrationResponse }> {
     assertOwnOrganization(admin, organizationId);
     const integration = await this.integrations.get(organizationId);
@@ -49,7 +49,7 @@ export class CalendarIntegrationController {
   @ApiProblems(403, 404)
   async remove(
     @AdminSession() admin: AdminSessionInfo,
-    @Param('organizationId', UuidParam('Organization')) organizationId: string,
+    @OrganizationIdParam() organizationId: string,
   ): Promise<{ data: DeletedIntegrationResponse }> {
     assertOwnOrganization(admin, organizationId);
     return { data: { id: await this.integrations.remove(organizationId), deleted: true } };

@@ -1,7 +1,7 @@
-import { Get, Param, Query } from '@nestjs/common';
+import { Get, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { AdminController, AdminSession, AdminSessionInfo, assertOwnOrganization } from '@almanac/identity';
-import { ApiListResponse, ApiProblems, ListResponse, PageQuery, pageOf, resolvePage, UuidParam } from '@almanac/shared';
+import { AdminController, AdminSession, AdminSessionInfo, assertOwnOrganization, OrganizationIdParam } from '@almanac/identity';
+import { ApiListResponse, ApiProblems, ListResponse, PageQuery, pageOf, resolvePage } from '@almanac/shared';
 import { CalendarIntegrationService } from '../application/calendar-integration.service';
 import { CalendarSyncRunResponse, toSyncRun } from './dto/calendar-sync-run.dto';
 
@@ -18,7 +18,7 @@ export class CalendarSyncsController {
   @ApiProblems(400)
   async list(
     @AdminSession() admin: AdminSessionInfo,
-    @Param('organizationId', UuidParam('Organization')) organizationId: string,
+    @OrganizationIdParam() organizationId: string,
     @Query() query: PageQuery,
   ): Promise<ListResponse<CalendarSyncRunResponse>> {
     assertOwnOrganization(admin, organizationId);

@@ -16,10 +16,9 @@ import {
 import type { Response } from 'express';
 import { IdentityService } from '../application/identity.service';
 import { AdminSessionInfo } from '../domain/admin-session';
-import { AdminController, AdminSession, assertOwnOrganization } from './decorators';
+import { AdminController, AdminSession, assertOwnOrganization, OrganizationIdParam } from './decorators';
 import { AdminApiKeyResponse, CreateAdminApiKeyDto, CreatedAdminApiKeyResponse, toAdminApiKey } from './dto/admin-api-key.dto';
 
-const ORG = UuidParam('Organization');
 
 
 /** The organization's API keys, for its admins (session cookie): list, create, revoke. */
@@ -36,7 +35,7 @@ export class AdminApiKeysController {
   @ApiProblems(400)
   async list(
     @AdminSession() admin: AdminSessionInfo,
-    @Param('organizationId', ORG) organizationId: string,
+    @OrganizationIdParam() organizationId: string,
     @Query() query: PageQuery,
   ): Promise<ListResponse<AdminApiKeyResponse>> {
     assertOwnOrganization(admin, organizationId);
@@ -51,7 +50,7 @@ export class AdminApiKeysController {
   @ApiProblems(400, 415)
   async create(
     @AdminSession() admin: AdminSessionInfo,
-    @Param('organizationId', ORG) organizationId: string,
+    @OrganizationIdParam() organizationId: string,
     @Body() body: CreateAdminApiKeyDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ data: CreatedAdminApiKeyResponse }> {
@@ -77,7 +76,7 @@ export class AdminApiKeysController {
   @ApiDataResponse(AdminApiKeyResponse)
   async get(
     @AdminSession() admin: AdminSessionInfo,
-    @Param('organizationId', ORG) organizationId: string,
+    @OrganizationIdParam() organizationId: string,
     @Param('id', UuidParam('API key')) id: string,
   ): Promise<{ data: AdminApiKeyResponse }> {
     assertOwnOrganization(admin, organizationId);
@@ -90,7 +89,7 @@ export class AdminApiKeysController {
   @ApiProblems(404)
   async revoke(
     @AdminSession() admin: AdminSessionInfo,
-    @Param('organizationId', ORG) organizationId: string,
+    @OrganizationIdParam() organizationId: string,
     @Param('id', UuidParam('API key')) id: string,
   ): Promise<{ data: AdminApiKeyResponse }> {
     assertOwnOrganization(admin, organizationId);

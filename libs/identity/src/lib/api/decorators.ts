@@ -3,13 +3,14 @@ import {
   Controller,
   createParamDecorator,
   ExecutionContext,
+  Param,
   RequestMethod,
   UseGuards,
   UseInterceptors,
 } from '@nestjs/common';
 import { METHOD_METADATA } from '@nestjs/common/constants';
 import { ApiBearerAuth, ApiCookieAuth, ApiTags } from '@nestjs/swagger';
-import { ApiProblems, BEARER_SCHEME, ForbiddenError, SESSION_SCHEME } from '@almanac/shared';
+import { ApiProblems, BEARER_SCHEME, ForbiddenError, SESSION_SCHEME, UuidParam } from '@almanac/shared';
 import { AdminSessionInfo } from '../domain/admin-session';
 import { ApiPrincipal } from '../domain/principal';
 import { ApiKeyGuard, RequestWithPrincipal } from './api-key.guard';
@@ -80,6 +81,9 @@ export const AdminSession = createParamDecorator(
     return session;
   },
 );
+
+/** The `{organizationId}` of an `/api/organizations/{organizationId}/…` route: a malformed id is 404, as an unknown one. */
+export const OrganizationIdParam = (): ParameterDecorator => Param('organizationId', UuidParam('Organization'));
 
 /**
  * The one rule of every `/api/organizations/{organizationId}/…` route: an admin manages their own

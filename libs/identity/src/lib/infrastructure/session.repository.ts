@@ -29,22 +29,18 @@ export class SessionRepository {
    * Takes the client's advisory lock until the end of the transaction `em` belongs to, then returns
    * when the client's failures since `since` happened. Concurrent attempts of one client take turns.
    */
-  async lockFailuresOfClient(em: EntityManager, clientKey: string, since: Date): Promise<Date[]> {
-    await em.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOGIN_LOCK_CLASS, clientKey]);
-    const rows: Array<{ attempted_at: Date }> = await em.query('SELECT attempted_at FROM login_failures WHERE client_key = $1 AND attempted_at > $2', [
-      clientKey,
-      since,
-    ]);
-    return rows.map((row) => row.attempted_at);
+  lockFailuresOfClient(em: EntityManager, clientKey: string, since: Date): Promise<Date[]> {
+    return this.lockFailures(em, 'client_key', clientKey, since);
   }
 
   /** The same for one e-mail (its lower-case key): the lock per e-mail, then its failures since `since`. */
-  async lockFailuresOfEmail(em: EntityManager, emailKey: string, since: Date): Promise<Date[]> {
-    await em.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOGIN_LOCK_CLASS, emailKey]);
-    const rows: Array<{ attempted_at: Date }> = await em.query('SELECT attempted_at FROM login_failures WHERE email_key = $1 AND attempted_at > $2', [
-      emailKey,
-      since,
-    ]);
+  lockFailuresOfEmail(em: EntityManager, emailKey: string, since: Date): Promise<Date[]> {
+    return this.lockFailures(em, 'email_key', emailKey, since);
+  }
+
+  private async lockFailures(em: EntityManager, column: 'client_key' | 'email_key', key: string, since: Date): Promise<Date[]> {
+    await em.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOGIN_LOCK_CLASS, key]);
+    const rows: Array<{ attempted_at: Date }> = await em.query(`SELECT attempted_at FROM login_failures WHERE ${column} = $1 AND attempted_at > $2`, [key, since]);
     return rows.map((row) => row.attempted_at);
   }
 

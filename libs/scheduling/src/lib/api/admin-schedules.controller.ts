@@ -1,7 +1,7 @@
-import { Get, Param, Query } from '@nestjs/common';
+import { Get, Query } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { AdminController, AdminSession, AdminSessionInfo, assertOwnOrganization } from '@almanac/identity';
-import { ApiListResponse, ApiProblems, ListResponse, PageQuery, pageOf, resolvePage, UuidParam } from '@almanac/shared';
+import { AdminController, AdminSession, AdminSessionInfo, assertOwnOrganization, OrganizationIdParam } from '@almanac/identity';
+import { ApiListResponse, ApiProblems, ListResponse, PageQuery, pageOf, resolvePage } from '@almanac/shared';
 import { SchedulesService } from '../application/schedules.service';
 import { ScheduleResponse } from './dto/schedule.dto';
 import { toScheduleResponse } from './scheduling.mappers';
@@ -17,7 +17,7 @@ export class AdminSchedulesController {
   @ApiProblems(400)
   async list(
     @AdminSession() admin: AdminSessionInfo,
-    @Param('organizationId', UuidParam('Organization')) organizationId: string,
+    @OrganizationIdParam() organizationId: string,
     @Query() query: PageQuery,
   ): Promise<ListResponse<ScheduleResponse>> {
     assertOwnOrganization(admin, organizationId);

@@ -1,6 +1,6 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { AdminController, AdminSession, AdminSessionInfo, assertOwnOrganization } from '@almanac/identity';
+import { AdminController, AdminSession, AdminSessionInfo, assertOwnOrganization, OrganizationIdParam } from '@almanac/identity';
 import {
   ApiDataResponse,
   ApiListResponse,
@@ -18,7 +18,6 @@ import { WebhooksService } from '../application/webhooks.service';
 import { CreateWebhookDto, DeliveryListQuery, UpdateWebhookDto } from './dto/webhook.dto';
 import { CreatedWebhookResponse, DeliveryResponse, toDelivery, toWebhook, webhookBody, WebhookDeletion, WebhookResponse } from './dto/webhook.response';
 
-const ORG = UuidParam('Organization');
 const HOOK = UuidParam('Webhook');
 
 
@@ -36,7 +35,7 @@ export class AdminWebhooksController {
   @ApiProblems(400)
   async list(
     @AdminSession() admin: AdminSessionInfo,
-    @Param('organizationId', ORG) organizationId: string,
+    @OrganizationIdParam() organizationId: string,
     @Query() query: DeliveryListQuery,
   ): Promise<ListResponse<WebhookResponse>> {
     assertOwnOrganization(admin, organizationId);
@@ -51,7 +50,7 @@ export class AdminWebhooksController {
   @ApiProblems(400, 413, 415)
   async create(
     @AdminSession() admin: AdminSessionInfo,
-    @Param('organizationId', ORG) organizationId: string,
+    @OrganizationIdParam() organizationId: string,
     @Body() body: CreateWebhookDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ data: CreatedWebhookResponse }> {
@@ -67,7 +66,7 @@ export class AdminWebhooksController {
   @ApiDataResponse(WebhookResponse)
   async get(
     @AdminSession() admin: AdminSessionInfo,
-    @Param('organizationId', ORG) organizationId: string,
+    @OrganizationIdParam() organizationId: string,
     @Param('id', HOOK) id: string,
   ): Promise<{ data: WebhookResponse }> {
     assertOwnOrganization(admin, organizationId);
@@ -81,7 +80,7 @@ export class AdminWebhooksController {
   @ApiProblems(400, 404, 413, 415)
   async update(
     @AdminSession() admin: AdminSessionInfo,
-    @Param('organizationId', ORG) organizationId: string,
+    @OrganizationIdParam() organizationId: string,
     @Param('id', HOOK) id: string,
     @Body() body: UpdateWebhookDto,
     @IfMatch() ifMatch: IfMatchHeader,
@@ -98,7 +97,7 @@ export class AdminWebhooksController {
   @ApiProblems(404)
   async delete(
     @AdminSession() admin: AdminSessionInfo,
-    @Param('organizationId', ORG) organizationId: string,
+    @OrganizationIdParam() organizationId: string,
     @Param('id', HOOK) id: string,
     @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: WebhookDeletion }> {
@@ -113,7 +112,7 @@ export class AdminWebhooksController {
   @ApiProblems(400, 404)
   async deliveries(
     @AdminSession() admin: AdminSessionInfo,
-    @Param('organizationId', ORG) organizationId: string,
+    @OrganizationIdParam() organizationId: string,
     @Param('id', HOOK) id: string,
     @Query() query: DeliveryListQuery,
   ): Promise<ListResponse<DeliveryResponse>> {
@@ -130,7 +129,7 @@ export class AdminWebhooksController {
   @ApiProblems(404)
   async redeliver(
     @AdminSession() admin: AdminSessionInfo,
-    @Param('organizationId', ORG) organizationId: string,
+    @OrganizationIdParam() organizationId: string,
     @Param('id', HOOK) id: string,
     @Param('deliveryId', UuidParam('Delivery')) deliveryId: string,
   ): Promise<{ data: DeliveryResponse }> {
@@ -145,7 +144,7 @@ export class AdminWebhooksController {
   @ApiProblems(404)
   async ping(
     @AdminSession() admin: AdminSessionInfo,
-    @Param('organizationId', ORG) organizationId: string,
+    @OrganizationIdParam() organizationId: string,
     @Param('id', HOOK) id: string,
   ): Promise<{ data: DeliveryResponse }> {
     assertOwnOrganization(admin, organizationId);
