@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import pLimit from 'p-limit';
 import { FeedOccurrence } from '../domain/feed-occurrence';
 import { FeedParseError, parseIcsFeed } from './ics-parser';
 
@@ -6,6 +7,12 @@ import { FeedParseError, parseIcsFeed } from './ics-parser';
 export const PARSE_DEADLINE_MS = 10_000;
 /** Heap of the parsing thread: a feed that needs more is refused. */
 export const PARSE_HEAP_MB = 256;
+/** Feeds this process parses at once (each on its own thread, up to PARSE_HEAP_MB): the others wait. */
+export const PARSE_CONCURRENCY = 2;
+/** Feeds that may wait for a thread; one more is refused at once rather than queued without end. */
+export const PARSE_QUEUE_MAX = 32;
+
+const parseSlots = pLimit(PARSE_CONCURRENCY);
 
 // Runs in the worker: the compiled parser module next to this one does the work.
 const WORKER_SOURCE = `
@@ -26,6 +33,12 @@ try {
  * worker cannot load the parser, it parses in-thread under the parser's own step and time budget.
  */
 export function parseIcsFeedOffThread(source: string, rangeStart: Date, rangeEnd: Date): Promise<FeedOccurrence[]> {
+  // However many organizations import at once, at most PARSE_CONCURRENCY threads (and heaps) exist.
+  if (parseSlots.pendingCount >= PARSE_QUEUE_MAX) return Promise.reject(new FeedParseError('too many calendar feeds are being read at once; try again shortly'));
+  return parseSlots(() => parseNow(source, rangeStart, rangeEnd));
+}
+
+function parseNow(source: string, rangeStart: Date, rangeEnd: Date): Promise<FeedOccurrence[]> {
   const parser = require.resolve('./ics-parser');
   if (!parser.endsWith('.js')) return Promise.resolve().then(() => parseIcsFeed(source, rangeStart, rangeEnd));
   return new Promise((resolve, reject) => {
