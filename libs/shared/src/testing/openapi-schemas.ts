@@ -1,10 +1,10 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { DocumentRoutes } from './openapi-routes';
 
 type Json = Record<string, unknown>;
 
 const BASE = 'https://almanac.invalid/openapi/schemas/';
-const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
 
 /** A schema somewhere in the document, with where it is (for messages). */
 export interface LocatedSchema {
@@ -44,8 +44,10 @@ function rewriteRefs(node: unknown): unknown {
 export class OpenApiSchemas {
   private readonly ajv: Ajv2020;
   private readonly cache = new Map<string, ValidateFunction>();
+  private readonly routes: DocumentRoutes;
 
   constructor(readonly document: Json) {
+    this.routes = new DocumentRoutes(document);
     this.ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
     addFormats(this.ajv);
     this.ajv.addVocabulary(['discriminator', 'xml', 'externalDocs']);
@@ -56,19 +58,12 @@ export class OpenApiSchemas {
   }
 
   operations(): DocumentedOperation[] {
-    const found: DocumentedOperation[] = [];
-    for (const [path, item] of Object.entries((this.document['paths'] ?? {}) as Record<string, Json>)) {
-      for (const method of METHODS) if (item[method]) found.push({ path, method, operation: item[method] as Json });
-    }
-    return found;
+    return this.routes.all;
   }
 
   /** The operation a concrete request goes to (literal segments win over parameters). */
   operationFor(method: string, url: string): DocumentedOperation | undefined {
-    const path = url.split('?')[0]!;
-    const matches = this.operations().filter((o) => o.method === method.toLowerCase() && templateRegex(o.path).test(path));
-    matches.sort((a, b) => b.path.replace(/\{[^}]+\}/g, '').length - a.path.replace(/\{[^}]+\}/g, '').length);
-    return matches[0];
+    return this.routes.find(method, url);
   }
 
   operationById(operationId: string): DocumentedOperation {
@@ -173,12 +168,4 @@ export class OpenApiSchemas {
     }
     return found;
   }
-}
-
-function templateRegex(template: string): RegExp {
-  const pattern = template
-    .split(/(\{[^}]+\})/)
-    .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${pattern}$`);
 }

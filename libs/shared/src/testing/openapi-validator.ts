@@ -1,5 +1,6 @@
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { DocumentRoutes } from './openapi-routes';
 
 type Json = Record<string, unknown>;
 
@@ -28,14 +29,6 @@ function mapValues(record: Json): Json {
   return Object.fromEntries(Object.entries(record).map(([k, v]) => [k, closeObjects(v)]));
 }
 
-function pathRegex(template: string): RegExp {
-  const pattern = template
-    .split(/(\{[^}]+\})/)
-    .map((part) => (part.startsWith('{') ? '[^/]+' : part.replace(/[.*+?^$()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${pattern}$`);
-}
-
 export interface CheckedResponse {
   status: number;
   body: unknown;
@@ -48,7 +41,7 @@ export interface CheckedResponse {
  */
 export class OpenApiValidator {
   private readonly ajv: Ajv2020;
-  private readonly routes: { method: string; template: string; regex: RegExp; literal: number; operation: Operation }[] = [];
+  private readonly routes: DocumentRoutes<Operation>;
   private readonly cache = new Map<string, ValidateFunction>();
 
   constructor(private readonly document: Json) {
@@ -56,22 +49,13 @@ export class OpenApiValidator {
     addFormats(this.ajv);
     const components = closeObjects((document['components'] ?? {}) as Json) as Json;
     this.ajv.addSchema({ $id: 'openapi', components }, 'openapi');
-    const paths = (document['paths'] ?? {}) as Record<string, Record<string, Operation>>;
-    for (const [template, item] of Object.entries(paths)) {
-      for (const [method, operation] of Object.entries(item)) {
-        if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
-        const literal = template.replace(/\{[^}]+\}/g, '').length;
-        this.routes.push({ method, template, regex: pathRegex(template), literal, operation });
-      }
-    }
-    // Literal segments win over parameters (`/posts/categories` before `/posts/{id}`).
-    this.routes.sort((a, b) => b.literal - a.literal);
+    this.routes = new DocumentRoutes<Operation>(document);
   }
 
   /** Returns a list of problems; empty when the response matches the document. */
   check(method: string, url: string, response: CheckedResponse): string[] {
     const path = url.split('?')[0]!;
-    const route = this.routes.find((r) => r.method === method.toLowerCase() && r.regex.test(path));
+    const route = this.routes.find(method, path);
     const status = response.status;
     const contentType = (response.headers['content-type'] ?? '').split(';')[0]!.trim();
     if (!route) {
@@ -81,7 +65,7 @@ export class OpenApiValidator {
       return [`${method.toUpperCase()} ${path}: operation missing from the OpenAPI document`];
     }
     const documented = route.operation.responses?.[String(status)] ?? route.operation.responses?.['default'];
-    const where = `${method.toUpperCase()} ${route.template} ${status}`;
+    const where = `${method.toUpperCase()} ${route.path} ${status}`;
     if (!documented) return [`${where}: status not documented`];
     const documentedHeaders = Object.keys(documented.headers ?? {}).map((name) => name.toLowerCase());
     const undocumented = TRACKED_HEADERS.filter((name) => response.headers[name] !== undefined && !documentedHeaders.includes(name));
