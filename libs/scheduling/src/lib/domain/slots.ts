@@ -1,5 +1,5 @@
 import { Temporal } from 'temporal-polyfill';
-import { Availability, hasAvailability, localDateOf, Span, windowsBetween } from './availability';
+import { Availability, hasAvailability, localDayBounds, Span, windowsBetween } from './availability';
 
 /**
  * Which slots a schedule offers for an event type, and whether a booking fits (api-decisions §12).
@@ -112,16 +112,11 @@ export function availableSlots(q: SlotQuery): Slot[] {
   // anything before this point reach past it".
   const maxEnd: number[] = [];
   blocked.forEach((s, i) => maxEnd.push(Math.max(s.end, i > 0 ? maxEnd[i - 1]! : -Infinity)));
+  const blockedStarts = blocked.map((s) => s.start);
   const overlapsBlocked = (span: Span): boolean => {
-    // Last blocked span starting before span.end.
-    let lo = 0;
-    let hi = blocked.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (blocked[mid]!.start < span.end) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo > 0 && maxEnd[lo - 1]! > span.start;
+    // How many blocked spans start before span.end; the last of them is at n − 1.
+    const n = firstAtOrAfter(blockedStarts, span.end);
+    return n > 0 && maxEnd[n - 1]! > span.start;
   };
 
   // Daily limit: starts of this type's bookings, sorted, counted per local date by binary search.
@@ -134,9 +129,8 @@ export function availableSlots(q: SlotQuery): Slot[] {
     const key = date.toString();
     let n = dayCounts.get(key);
     if (n === undefined) {
-      const dayStart = date.toZonedDateTime({ timeZone: q.scheduleTimeZone }).epochMilliseconds;
-      const dayEnd = date.add({ days: 1 }).toZonedDateTime({ timeZone: q.scheduleTimeZone }).epochMilliseconds;
-      n = firstAtOrAfter(sameTypeStarts, dayEnd) - firstAtOrAfter(sameTypeStarts, dayStart);
+      const day = localDayBounds(date, q.scheduleTimeZone);
+      n = firstAtOrAfter(sameTypeStarts, day.end) - firstAtOrAfter(sameTypeStarts, day.start);
       dayCounts.set(key, n);
     }
     return n;
@@ -186,9 +180,4 @@ export function bookingMisfit(q: FitQuery): SlotUnavailableReason | null {
   if (q.rules.bookingWindowDays !== null && q.start >= q.now + q.rules.bookingWindowDays * DAY) return 'booking_window';
   if (q.rules.maxBookingsPerDay !== null && q.sameDayCount >= q.rules.maxBookingsPerDay) return 'daily_limit';
   return null;
-}
-
-/** The local date (schedule's time zone) a booking's daily limit counts it on. */
-export function bookingLocalDate(start: number, scheduleTimeZone: string): string {
-  return localDateOf(start, scheduleTimeZone).toString();
 }
