@@ -1,5 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
 import { Availability, hasAvailability, localDayBounds, Span, windowsBetween } from './availability';
+import { MIN_SLOT_INTERVAL } from './event-type';
 
 /**
  * Which slots a schedule offers for an event type, and whether a booking fits (api-decisions §12).
@@ -16,7 +17,7 @@ export interface BookingRules {
   readonly bufferBefore: number;
   readonly bufferAfter: number;
   readonly minimumNotice: number;
-  /** Minutes between candidate starts; null: the duration. */
+  /** Minutes between candidate starts; null: the duration (slots step by at least MIN_SLOT_INTERVAL). */
   readonly slotInterval: number | null;
   /** null: unlimited. */
   readonly bookingWindowDays: number | null;
@@ -103,7 +104,10 @@ function localWallClock(instant: number, timeZone: string, offset: number | null
 export function availableSlots(q: SlotQuery): Slot[] {
   const { rules } = q;
   const duration = rules.duration * MINUTE;
-  const step = (rules.slotInterval ?? rules.duration) * MINUTE;
+  // Candidate starts are never closer than slot_interval's own minimum (5 minutes), even when a
+  // shorter duration stands in for a null slot_interval: a day offers at most 288 slots, and a
+  // 62-day answer stays under 18,000 of them.
+  const step = Math.max(rules.slotInterval ?? rules.duration, MIN_SLOT_INTERVAL) * MINUTE;
   const earliest = q.now + rules.minimumNotice * MINUTE;
   const latest = rules.bookingWindowDays === null ? Infinity : q.now + rules.bookingWindowDays * DAY;
 
