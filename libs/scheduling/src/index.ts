@@ -8,17 +8,7 @@ import { SchedulingAvailability1764150001500 } from './lib/infrastructure/migrat
 export { SchedulingModule } from './lib/scheduling.module';
 /** For calendar-sync: imports occurrences of an external calendar as bookings. */
 export { ExternalBookingsService, type ExternalSyncOutcome } from './lib/application/external-bookings.service';
-export {
-  IMPORTED_ATTENDEE_EMAIL_MAX,
-  IMPORTED_ATTENDEE_NAME_MAX,
-  IMPORTED_DEFAULT_ATTENDEE,
-  IMPORTED_DEFAULT_TITLE,
-  IMPORTED_LOCATION_MAX,
-  IMPORTED_TITLE_MAX,
-  ImportedBooking,
-  type ImportedOccurrence,
-  uniqueImportedBookings,
-} from './lib/domain/imported-booking';
+export { ImportedBooking, uniqueImportedBookings } from './lib/domain/imported-booking';
 export { SchedulingInit1763700001000 };
 
 /** This context's migrations, in order; the app runs them with every other context's. */

@@ -14,7 +14,7 @@ export class SlotsController {
   @ApiOperation({
     summary: 'Bookable slots of an event type on a schedule',
     description:
-      "Every slot in [start, end) at once, sorted by start: the schedule's windows of each local date (its override, its weekly rules, or the whole day without availability), candidate starts every slot_interval (default the duration) from each window's start while the slot fits in the window; offered when start ≥ now + minimum_notice, start < now + booking_window_days, its blocked time (with the type's buffers) meets no PENDING or CONFIRMED booking's blocked time, and the type's max_bookings_per_day is not reached on that local date (schedule time zone).",
+      "Every slot in [start, end) at once, sorted by start: the schedule's windows of each local date (its override, its weekly rules, or the whole day without availability), candidate starts every slot_interval (default the duration, but never less than 5 minutes apart, slot_interval's own minimum: at most 288 slots a day, about 18,000 in a 62-day answer) from each window's start while the slot fits in the window; offered when start ≥ now + minimum_notice, start < now + booking_window_days, its blocked time (with the type's buffers) meets no PENDING or CONFIRMED booking's blocked time, and the type's max_bookings_per_day is not reached on that local date (schedule time zone).",
   })
   @ApiExtraModels(SlotResponse, SlotListMeta)
   @ApiResponse({

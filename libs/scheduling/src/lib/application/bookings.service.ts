@@ -27,7 +27,7 @@ import {
   planBookingUpdate,
 } from '../domain/booking';
 import { BookingStatus } from '../domain/booking-status';
-import { hasAvailability, localDateOf } from '../domain/availability';
+import { hasAvailability, localDateOf, localDayBounds } from '../domain/availability';
 import { SlotUnavailableError } from '../domain/scheduling-errors';
 import { bookingMisfit } from '../domain/slots';
 import {
@@ -142,15 +142,14 @@ export class BookingsService {
     if (eventType.rules.maxBookingsPerDay !== null) {
       const date = localDateOf(booking.startTime.getTime(), schedule.timezone);
       await this.bookings.lockDailyLimit(tx, booking.organizationId, booking.scheduleId, eventType.id, date.toString());
-      const from = new Date(date.toZonedDateTime({ timeZone: schedule.timezone }).epochMilliseconds);
-      const to = new Date(date.add({ days: 1 }).toZonedDateTime({ timeZone: schedule.timezone }).epochMilliseconds);
+      const day = localDayBounds(date, schedule.timezone);
       sameDayCount = await this.bookings.countSameDay(
         tx,
         booking.organizationId,
         booking.scheduleId,
         eventType.id,
-        from,
-        to,
+        new Date(day.start),
+        new Date(day.end),
         booking.id,
       );
     }

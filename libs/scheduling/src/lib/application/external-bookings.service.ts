@@ -172,17 +172,8 @@ export class ExternalBookingsService {
       }
       const row = existing.get(key);
       if (!row) {
-        inserts.push({
-          id: newId(),
-          externalUid: o.externalUid,
-          recurrenceId: o.recurrenceId,
-          title: o.title,
-          location: o.location,
-          start: o.start,
-          end: o.end,
-          attendeeName: o.attendeeName,
-          attendeeEmail: o.attendeeEmail,
-        });
+        // ImportedBooking's fields are own properties (its key is a getter and does not spread).
+        inserts.push({ id: newId(), ...o });
         continue;
       }
       const active = isActiveBookingStatus(row.status);
@@ -191,16 +182,7 @@ export class ExternalBookingsService {
         outcome.duplicate += 1;
         continue;
       }
-      updates.push({
-        id: row.id,
-        title: o.title,
-        location: o.location,
-        start: o.start,
-        end: o.end,
-        attendeeName: o.attendeeName,
-        attendeeEmail: o.attendeeEmail,
-        reactivate: revivable,
-      });
+      updates.push({ ...o, id: row.id, reactivate: revivable });
     }
 
     const updatedIds: string[] = [];

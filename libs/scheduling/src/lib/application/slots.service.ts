@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, isCalendarDate, isUuid, NotFoundError, ValidationFailedError } from '@almanac/shared';
 import { Temporal } from 'temporal-polyfill';
 import { DataSource } from 'typeorm';
-import { localDateOf } from '../domain/availability';
+import { localDateOf, localDayBounds } from '../domain/availability';
 import { availableSlots, Slot } from '../domain/slots';
 import { BookingRepository } from '../infrastructure/booking.repository';
 
@@ -20,7 +20,7 @@ const MAX_RANGE_DAYS = 62;
 
 /** A date is its 00:00 in the time zone; a date-time with a zone is its instant. */
 function instantOf(value: string, timeZone: string): number {
-  if (isCalendarDate(value)) return Temporal.PlainDate.from(value).toZonedDateTime({ timeZone }).epochMilliseconds;
+  if (isCalendarDate(value)) return localDayBounds(Temporal.PlainDate.from(value), timeZone).start;
   return Date.parse(value);
 }
 
@@ -67,11 +67,11 @@ export class SlotsService {
       organizationId,
       command.scheduleId,
       command.eventTypeId,
-      new Date(Math.min(from - rules.bufferBefore * 60_000, firstDate.toZonedDateTime({ timeZone: tz }).epochMilliseconds)),
+      new Date(Math.min(from - rules.bufferBefore * 60_000, localDayBounds(firstDate, tz).start)),
       new Date(
         Math.max(
           to + (rules.duration + rules.bufferAfter) * 60_000,
-          lastDate.toZonedDateTime({ timeZone: tz }).epochMilliseconds,
+          localDayBounds(lastDate, tz).start,
         ),
       ),
     );

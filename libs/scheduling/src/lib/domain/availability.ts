@@ -215,6 +215,14 @@ export function windowsOn(a: Availability, date: Temporal.PlainDate, timeZone: s
   return spans;
 }
 
+/** A local date as the UTC span from its first instant to the next date's first instant. */
+export function localDayBounds(date: Temporal.PlainDate, timeZone: string): Span {
+  return {
+    start: date.toZonedDateTime({ timeZone }).epochMilliseconds,
+    end: date.add({ days: 1 }).toZonedDateTime({ timeZone }).epochMilliseconds,
+  };
+}
+
 /** The local date of an instant in a time zone. */
 export function localDateOf(instant: number, timeZone: string): Temporal.PlainDate {
   return Temporal.Instant.fromEpochMilliseconds(instant).toZonedDateTimeISO(timeZone).toPlainDate();

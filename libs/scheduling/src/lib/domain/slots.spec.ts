@@ -137,6 +137,14 @@ describe('slots', () => {
     expect(slots.map((s) => s.localTime)).toEqual(['09:00', '09:20', '09:40', '10:00']);
   });
 
+  it('steps by at least 5 minutes when a shorter duration stands in for a null slot_interval', () => {
+    const a: Availability = { weekly: [{ days: [...ALL_DAYS], start: '09:00', end: '09:30' }], overrides: [] };
+    const slots = slotsOn(a, 'UTC', '2027-01-15', { duration: 1, slotInterval: null });
+    expect(slots.map((s) => s.localTime)).toEqual(['09:00', '09:05', '09:10', '09:15', '09:20', '09:25']);
+    expect(slots[0]!.end - slots[0]!.start).toBe(M);
+    expect(slotsOn({ weekly: null, overrides: [] }, 'UTC', '2027-01-15', { duration: 1 })).toHaveLength(288);
+  });
+
   it('rules of one day merge; overrides replace the day; [] closes it', () => {
     const a: Availability = {
       weekly: [

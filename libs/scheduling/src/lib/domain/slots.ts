@@ -1,5 +1,6 @@
 import { Temporal } from 'temporal-polyfill';
-import { Availability, hasAvailability, localDateOf, Span, windowsBetween } from './availability';
+import { Availability, hasAvailability, localDayBounds, Span, windowsBetween } from './availability';
+import { MIN_SLOT_INTERVAL } from './event-type';
 
 /**
  * Which slots a schedule offers for an event type, and whether a booking fits (api-decisions §12).
@@ -16,7 +17,7 @@ export interface BookingRules {
   readonly bufferBefore: number;
   readonly bufferAfter: number;
   readonly minimumNotice: number;
-  /** Minutes between candidate starts; null: the duration. */
+  /** Minutes between candidate starts; null: the duration (slots step by at least MIN_SLOT_INTERVAL). */
   readonly slotInterval: number | null;
   /** null: unlimited. */
   readonly bookingWindowDays: number | null;
@@ -103,7 +104,10 @@ function localWallClock(instant: number, timeZone: string, offset: number | null
 export function availableSlots(q: SlotQuery): Slot[] {
   const { rules } = q;
   const duration = rules.duration * MINUTE;
-  const step = (rules.slotInterval ?? rules.duration) * MINUTE;
+  // Candidate starts are never closer than slot_interval's own minimum (5 minutes), even when a
+  // shorter duration stands in for a null slot_interval: a day offers at most 288 slots, and a
+  // 62-day answer stays under 18,000 of them.
+  const step = Math.max(rules.slotInterval ?? rules.duration, MIN_SLOT_INTERVAL) * MINUTE;
   const earliest = q.now + rules.minimumNotice * MINUTE;
   const latest = rules.bookingWindowDays === null ? Infinity : q.now + rules.bookingWindowDays * DAY;
 
@@ -112,16 +116,11 @@ export function availableSlots(q: SlotQuery): Slot[] {
   // anything before this point reach past it".
   const maxEnd: number[] = [];
   blocked.forEach((s, i) => maxEnd.push(Math.max(s.end, i > 0 ? maxEnd[i - 1]! : -Infinity)));
+  const blockedStarts = blocked.map((s) => s.start);
   const overlapsBlocked = (span: Span): boolean => {
-    // Last blocked span starting before span.end.
-    let lo = 0;
-    let hi = blocked.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (blocked[mid]!.start < span.end) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo > 0 && maxEnd[lo - 1]! > span.start;
+    // How many blocked spans start before span.end; the last of them is at n − 1.
+    const n = firstAtOrAfter(blockedStarts, span.end);
+    return n > 0 && maxEnd[n - 1]! > span.start;
   };
 
   // Daily limit: starts of this type's bookings, sorted, counted per local date by binary search.
@@ -134,9 +133,8 @@ export function availableSlots(q: SlotQuery): Slot[] {
     const key = date.toString();
     let n = dayCounts.get(key);
     if (n === undefined) {
-      const dayStart = date.toZonedDateTime({ timeZone: q.scheduleTimeZone }).epochMilliseconds;
-      const dayEnd = date.add({ days: 1 }).toZonedDateTime({ timeZone: q.scheduleTimeZone }).epochMilliseconds;
-      n = firstAtOrAfter(sameTypeStarts, dayEnd) - firstAtOrAfter(sameTypeStarts, dayStart);
+      const day = localDayBounds(date, q.scheduleTimeZone);
+      n = firstAtOrAfter(sameTypeStarts, day.end) - firstAtOrAfter(sameTypeStarts, day.start);
       dayCounts.set(key, n);
     }
     return n;
@@ -186,9 +184,4 @@ export function bookingMisfit(q: FitQuery): SlotUnavailableReason | null {
   if (q.rules.bookingWindowDays !== null && q.start >= q.now + q.rules.bookingWindowDays * DAY) return 'booking_window';
   if (q.rules.maxBookingsPerDay !== null && q.sameDayCount >= q.rules.maxBookingsPerDay) return 'daily_limit';
   return null;
-}
-
-/** The local date (schedule's time zone) a booking's daily limit counts it on. */
-export function bookingLocalDate(start: number, scheduleTimeZone: string): string {
-  return localDateOf(start, scheduleTimeZone).toString();
 }

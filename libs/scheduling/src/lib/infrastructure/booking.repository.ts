@@ -63,8 +63,6 @@ export function toBooking(row: BookingRow): Booking {
   };
 }
 
-// The booking statements, as text and parameters; the repository below runs them.
-
 const BOOKING_COLUMNS =
   'id, organization_id, schedule_id, event_type_id, start_time, end_time, timezone, status, title, location, ' +
   'location_type, attendee_name, attendee_email, attendee_phone, attendee_timezone, attendee_notes, metadata, ' +
@@ -103,20 +101,7 @@ const CHANGE_COLUMNS: Readonly<Record<keyof BookingChanges, string>> = {
   updatedAt: 'updated_at',
 };
 
-function bookingByIdQuery(organizationId: string, id: string): SqlStatement {
-  return {
-    text: `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE organization_id = $1 AND id = $2`,
-    values: [organizationId, id],
-  };
-}
-
-function bookingsByIdsQuery(organizationId: string, ids: string[]): SqlStatement {
-  return {
-    text: `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE organization_id = $1 AND id = ANY ($2::uuid[]) ORDER BY start_time, id`,
-    values: [organizationId, ids],
-  };
-}
-
+/** The insert, as a statement: `insert` runs it alone, or as the CTE before the outbox event's. */
 function bookingInsertQuery(b: Booking): SqlStatement {
   return {
     text: `INSERT INTO bookings (${BOOKING_COLUMNS})
@@ -146,142 +131,6 @@ function bookingInsertQuery(b: Booking): SqlStatement {
       b.bufferBefore ?? 0,
       b.bufferAfter ?? 0,
     ],
-  };
-}
-
-/**
- * The changes, applied only while the booking still has `expectedStatus` when one is given
- * (compare-and-swap: of two concurrent moves from one status, one finds nothing to update).
- */
-function bookingUpdateQuery(
-  organizationId: string,
-  id: string,
-  changes: BookingChanges,
-  expectedStatus?: BookingStatus,
-): SqlStatement {
-  const p = new Params();
-  const toWrite =
-    changes.metadata === undefined ? changes : { ...changes, metadata: JSON.stringify(changes.metadata) };
-  const set = setClause(p, toWrite, CHANGE_COLUMNS);
-  let where = `organization_id = ${p.add(organizationId)} AND id = ${p.add(id)}`;
-  if (expectedStatus) where += ` AND status = ${p.add(expectedStatus)}`;
-  return { text: `UPDATE bookings SET ${set} WHERE ${where} RETURNING ${BOOKING_COLUMNS}`, values: p.values };
-}
-
-/**
- * A page in start order with `count(*) OVER ()`, and the count alone for a page past the last row
- * (see pageWithTotal): its values are the page's without the last two (limit, offset).
- */
-function bookingListQueries(
-  organizationId: string,
-  filter: BookingListFilter,
-  page: { limit: number; offset: number },
-): { page: SqlStatement; count: SqlStatement } {
-  const p = new Params();
-  const where = [`organization_id = ${p.add(organizationId)}`];
-  if (filter.scheduleId) where.push(`schedule_id = ${p.add(filter.scheduleId)}`);
-  if (filter.eventTypeId) where.push(`event_type_id = ${p.add(filter.eventTypeId)}`);
-  if (filter.status) where.push(`status = ${p.add(filter.status)}`);
-  for (const from of filter.startsAtOrAfter ?? []) where.push(`start_time >= ${p.add(from)}`);
-  if (filter.startsBefore) where.push(`start_time < ${p.add(filter.startsBefore)}`);
-  if (filter.startsAtOrBefore) where.push(`start_time <= ${p.add(filter.startsAtOrBefore)}`);
-  if (filter.attendeeEmailContains !== undefined) {
-    where.push(
-      `lower(attendee_email) LIKE ${p.add(`%${likeLiteral(filter.attendeeEmailContains.toLowerCase())}%`)} ESCAPE '\\'`,
-    );
-  }
-  const condition = where.join(' AND ');
-  const countValues = [...p.values];
-  const limit = p.add(page.limit);
-  const offset = p.add(page.offset);
-  return {
-    page: {
-      text: `SELECT ${BOOKING_COLUMNS}, count(*) OVER () AS total FROM bookings WHERE ${condition}
-       ORDER BY start_time, id LIMIT ${limit} OFFSET ${offset}`,
-      values: p.values,
-    },
-    count: { text: `SELECT count(*) AS total FROM bookings WHERE ${condition}`, values: countValues },
-  };
-}
-
-/**
- * The schedule's time zone and availability, and the event type's title, location type and booking
- * rules, in one round trip.
- */
-function bookingReferencesQuery(
-  organizationId: string,
-  scheduleId: string,
-  eventTypeId: string | null,
-): SqlStatement {
-  return {
-    text: `SELECT
-         (SELECT json_build_object('timezone', timezone, 'availability', availability, 'date_overrides', date_overrides)
-           FROM schedules WHERE organization_id = $1 AND id = $2) AS schedule,
-         (SELECT timezone FROM schedules WHERE organization_id = $1 AND id = $2) AS schedule_timezone,
-         (SELECT json_build_object('title', title, 'location_type', location_type, 'duration', duration,
-             'buffer_before', buffer_before, 'buffer_after', buffer_after, 'minimum_notice', minimum_notice,
-             'slot_interval', slot_interval, 'booking_window_days', booking_window_days,
-             'max_bookings_per_day', max_bookings_per_day)
-           FROM event_types WHERE organization_id = $1 AND id = $3) AS event_type`,
-    values: [organizationId, scheduleId, eventTypeId],
-  };
-}
-
-/**
- * PENDING/CONFIRMED bookings of the schedule and event type starting in `[from, to)` (one local
- * date), other than `exceptId`: what a daily limit counts.
- */
-function sameDayCountQuery(
-  organizationId: string,
-  scheduleId: string,
-  eventTypeId: string,
-  from: Date,
-  to: Date,
-  exceptId: string,
-): SqlStatement {
-  return {
-    text: `SELECT count(*)::int AS n FROM bookings
-       WHERE organization_id = $1 AND schedule_id = $2 AND event_type_id = $3 AND status IN ('PENDING', 'CONFIRMED')
-         AND start_time >= $4 AND start_time < $5 AND id <> $6`,
-    values: [organizationId, scheduleId, eventTypeId, from, to, exceptId],
-  };
-}
-
-/**
- * Serializes, until the transaction ends, the bookings that count against one daily limit
- * (schedule, event type, local date): the count and the insert of each run one after another.
- */
-function dailyLimitLockQuery(
-  organizationId: string,
-  scheduleId: string,
-  eventTypeId: string,
-  localDate: string,
-): SqlStatement {
-  return {
-    text: `SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`,
-    values: [`booking-daily-limit:${organizationId}:${scheduleId}:${eventTypeId}:${localDate}`],
-  };
-}
-
-/**
- * Blocked times of the schedule's PENDING/CONFIRMED bookings that reach into `[from, to)`, with
- * whether each is of the event type (slots). The exclusion constraint's GiST index serves it.
- */
-function busyBookingsQuery(
-  organizationId: string,
-  scheduleId: string,
-  eventTypeId: string,
-  from: Date,
-  to: Date,
-): SqlStatement {
-  return {
-    // Epoch milliseconds as float8: thousands of rows parse as plain numbers, not date strings.
-    text: `SELECT (extract(epoch FROM start_time) * 1000)::float8 AS start_ms, (extract(epoch FROM end_time) * 1000)::float8 AS end_ms,
-         buffer_before, buffer_after, event_type_id IS NOT DISTINCT FROM $3 AS same_type
-       FROM bookings
-       WHERE organization_id = $1 AND schedule_id = $2 AND status IN ('PENDING', 'CONFIRMED')
-         AND booking_blocked_time(start_time, end_time, buffer_before, buffer_after) && tstzrange($4, $5, '[)')`,
-    values: [organizationId, scheduleId, eventTypeId, from, to],
   };
 }
 
@@ -328,15 +177,20 @@ export class BookingRepository {
   }
 
   async findById(em: EntityManager, organizationId: string, id: string): Promise<Booking | null> {
-    const query = bookingByIdQuery(organizationId, id);
-    const rows = await this.runner(em)<BookingRow>(query.text, query.values);
+    const rows = await this.runner(em)<BookingRow>(
+      `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE organization_id = $1 AND id = $2`,
+      [organizationId, id],
+    );
     return rows[0] ? toBooking(rows[0]) : null;
   }
 
   async findByIds(em: EntityManager, organizationId: string, ids: string[]): Promise<Booking[]> {
     if (ids.length === 0) return [];
-    const query = bookingsByIdsQuery(organizationId, ids);
-    return (await this.runner(em)<BookingRow>(query.text, query.values)).map(toBooking);
+    const rows = await this.runner(em)<BookingRow>(
+      `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE organization_id = $1 AND id = ANY ($2::uuid[]) ORDER BY start_time, id`,
+      [organizationId, ids],
+    );
+    return rows.map(toBooking);
   }
 
   /**
@@ -351,28 +205,56 @@ export class BookingRepository {
     changes: BookingChanges,
     expectedStatus?: BookingStatus,
   ): Promise<Booking | null> {
-    const query = bookingUpdateQuery(organizationId, id, changes, expectedStatus);
+    const p = new Params();
+    const toWrite =
+      changes.metadata === undefined ? changes : { ...changes, metadata: JSON.stringify(changes.metadata) };
+    const set = setClause(p, toWrite, CHANGE_COLUMNS);
+    let where = `organization_id = ${p.add(organizationId)} AND id = ${p.add(id)}`;
+    if (expectedStatus) where += ` AND status = ${p.add(expectedStatus)}`;
     try {
-      const rows = await this.runner(em)<BookingRow>(query.text, query.values);
+      const rows = await this.runner(em)<BookingRow>(
+        `UPDATE bookings SET ${set} WHERE ${where} RETURNING ${BOOKING_COLUMNS}`,
+        p.values,
+      );
       return rows[0] ? toBooking(rows[0]) : null;
     } catch (error) {
       throw translateBookingWriteError(error);
     }
   }
 
-  /** Cancels the booking only while it is PENDING or CONFIRMED; null when it is not (or not there). */
+  /**
+   * A page of the organization's bookings matching the filter, in start order, and how many match
+   * in all: `count(*) OVER ()` on the page, a count alone for a page past the last row (see pageWithTotal).
+   */
   async list(
     em: EntityManager,
     organizationId: string,
     filter: BookingListFilter,
     page: { limit: number; offset: number },
   ): Promise<{ items: Booking[]; total: number }> {
-    const queries = bookingListQueries(organizationId, filter, page);
+    const p = new Params();
+    const where = [`organization_id = ${p.add(organizationId)}`];
+    if (filter.scheduleId) where.push(`schedule_id = ${p.add(filter.scheduleId)}`);
+    if (filter.eventTypeId) where.push(`event_type_id = ${p.add(filter.eventTypeId)}`);
+    if (filter.status) where.push(`status = ${p.add(filter.status)}`);
+    for (const from of filter.startsAtOrAfter ?? []) where.push(`start_time >= ${p.add(from)}`);
+    if (filter.startsBefore) where.push(`start_time < ${p.add(filter.startsBefore)}`);
+    if (filter.startsAtOrBefore) where.push(`start_time <= ${p.add(filter.startsAtOrBefore)}`);
+    if (filter.attendeeEmailContains !== undefined) {
+      where.push(
+        `lower(attendee_email) LIKE ${p.add(`%${likeLiteral(filter.attendeeEmailContains.toLowerCase())}%`)} ESCAPE '\\'`,
+      );
+    }
+    const condition = where.join(' AND ');
+    // The limit and offset come last: pageWithTotal runs the count with the values before them.
+    const limit = p.add(page.limit);
+    const offset = p.add(page.offset);
     const { rows, total } = await pageWithTotal<BookingRow>(
       this.runner(em),
-      queries.page.text,
-      queries.count.text,
-      queries.page.values,
+      `SELECT ${BOOKING_COLUMNS}, count(*) OVER () AS total FROM bookings WHERE ${condition}
+       ORDER BY start_time, id LIMIT ${limit} OFFSET ${offset}`,
+      `SELECT count(*) AS total FROM bookings WHERE ${condition}`,
+      p.values,
       page.offset,
     );
     return { items: rows.map(toBooking), total };
@@ -391,11 +273,20 @@ export class BookingRepository {
     schedule: { found: false } | ({ found: true } & ScheduleRef);
     eventType: { found: false } | ({ found: true } & EventTypeRef) | null;
   }> {
-    const query = bookingReferencesQuery(organizationId, scheduleId, eventTypeId);
     const [row] = await this.runner(em)<{
       schedule: { timezone: string; availability: WeeklyRule[] | null; date_overrides: DateOverride[] } | null;
       event_type: (BookingRulesRow & { title: string; location_type: LocationType }) | null;
-    }>(query.text, query.values);
+    }>(
+      `SELECT
+         (SELECT json_build_object('timezone', timezone, 'availability', availability, 'date_overrides', date_overrides)
+           FROM schedules WHERE organization_id = $1 AND id = $2) AS schedule,
+         (SELECT json_build_object('title', title, 'location_type', location_type, 'duration', duration,
+             'buffer_before', buffer_before, 'buffer_after', buffer_after, 'minimum_notice', minimum_notice,
+             'slot_interval', slot_interval, 'booking_window_days', booking_window_days,
+             'max_bookings_per_day', max_bookings_per_day)
+           FROM event_types WHERE organization_id = $1 AND id = $3) AS event_type`,
+      [organizationId, scheduleId, eventTypeId],
+    );
     const s = row?.schedule;
     const e = row?.event_type;
     return {
@@ -420,7 +311,10 @@ export class BookingRepository {
     };
   }
 
-  /** Takes the transaction-scoped lock of one daily limit (see dailyLimitLockQuery). */
+  /**
+   * Serializes, until the transaction ends, the bookings that count against one daily limit
+   * (schedule, event type, local date): the count and the insert of each run one after another.
+   */
   async lockDailyLimit(
     em: EntityManager,
     organizationId: string,
@@ -428,10 +322,15 @@ export class BookingRepository {
     eventTypeId: string,
     localDate: string,
   ): Promise<void> {
-    const query = dailyLimitLockQuery(organizationId, scheduleId, eventTypeId, localDate);
-    await this.runner(em)(query.text, query.values);
+    await this.runner(em)(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+      `booking-daily-limit:${organizationId}:${scheduleId}:${eventTypeId}:${localDate}`,
+    ]);
   }
 
+  /**
+   * PENDING/CONFIRMED bookings of the schedule and event type starting in `[from, to)` (one local
+   * date), other than `exceptId`: what a daily limit counts.
+   */
   async countSameDay(
     em: EntityManager,
     organizationId: string,
@@ -441,12 +340,19 @@ export class BookingRepository {
     to: Date,
     exceptId: string,
   ): Promise<number> {
-    const query = sameDayCountQuery(organizationId, scheduleId, eventTypeId, from, to, exceptId);
-    const [row] = await this.runner(em)<{ n: number }>(query.text, query.values);
+    const [row] = await this.runner(em)<{ n: number }>(
+      `SELECT count(*)::int AS n FROM bookings
+       WHERE organization_id = $1 AND schedule_id = $2 AND event_type_id = $3 AND status IN ('PENDING', 'CONFIRMED')
+         AND start_time >= $4 AND start_time < $5 AND id <> $6`,
+      [organizationId, scheduleId, eventTypeId, from, to, exceptId],
+    );
     return row?.n ?? 0;
   }
 
-  /** Blocked times of the schedule's active bookings reaching into `[from, to)` (slots). */
+  /**
+   * Blocked times of the schedule's PENDING/CONFIRMED bookings that reach into `[from, to)`, with
+   * whether each is of the event type (slots). The exclusion constraint's GiST index serves it.
+   */
   async busy(
     em: EntityManager,
     organizationId: string,
@@ -455,14 +361,21 @@ export class BookingRepository {
     from: Date,
     to: Date,
   ): Promise<BusyBooking[]> {
-    const query = busyBookingsQuery(organizationId, scheduleId, eventTypeId, from, to);
     const rows = await this.runner(em)<{
       start_ms: number;
       end_ms: number;
       buffer_before: number;
       buffer_after: number;
       same_type: boolean;
-    }>(query.text, query.values);
+    }>(
+      // Epoch milliseconds as float8: thousands of rows parse as plain numbers, not date strings.
+      `SELECT (extract(epoch FROM start_time) * 1000)::float8 AS start_ms, (extract(epoch FROM end_time) * 1000)::float8 AS end_ms,
+         buffer_before, buffer_after, event_type_id IS NOT DISTINCT FROM $3 AS same_type
+       FROM bookings
+       WHERE organization_id = $1 AND schedule_id = $2 AND status IN ('PENDING', 'CONFIRMED')
+         AND booking_blocked_time(start_time, end_time, buffer_before, buffer_after) && tstzrange($4, $5, '[)')`,
+      [organizationId, scheduleId, eventTypeId, from, to],
+    );
     return rows.map((r) => ({
       start: r.start_ms,
       end: r.end_ms,

@@ -95,7 +95,7 @@ export class CreateEventTypeDto {
   @Max(MAX_MINIMUM_NOTICE)
   readonly minimum_notice?: number;
 
-  @ApiPropertyOptional({ type: Number, nullable: true, minimum: MIN_SLOT_INTERVAL, maximum: MAX_SLOT_INTERVAL, default: null, description: 'Minutes between slot starts; null: the duration' })
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: MIN_SLOT_INTERVAL, maximum: MAX_SLOT_INTERVAL, default: null, description: 'Minutes between slot starts; null: the duration (slots still start at least 5 minutes apart)' })
   @IsOptional()
   @IsInt()
   @Min(MIN_SLOT_INTERVAL)
@@ -195,7 +195,7 @@ export class UpdateEventTypeDto {
   @Max(MAX_MINIMUM_NOTICE)
   readonly minimum_notice?: number;
 
-  @ApiPropertyOptional({ type: Number, nullable: true, minimum: MIN_SLOT_INTERVAL, maximum: MAX_SLOT_INTERVAL, description: 'Minutes between slot starts; null: the duration' })
+  @ApiPropertyOptional({ type: Number, nullable: true, minimum: MIN_SLOT_INTERVAL, maximum: MAX_SLOT_INTERVAL, description: 'Minutes between slot starts; null: the duration (slots still start at least 5 minutes apart)' })
   @IsOptional()
   @IsInt()
   @Min(MIN_SLOT_INTERVAL)
@@ -271,7 +271,7 @@ export class EventTypeResponse {
   readonly buffer_after!: number;
   @ApiProperty({ example: 0, minimum: 0, maximum: MAX_MINIMUM_NOTICE, description: 'Minutes' })
   readonly minimum_notice!: number;
-  @ApiProperty({ type: Number, nullable: true, example: null, description: 'Minutes; null: the duration' })
+  @ApiProperty({ type: Number, nullable: true, example: null, description: 'Minutes; null: the duration (slots still start at least 5 minutes apart)' })
   readonly slot_interval!: number | null;
   @ApiProperty({ type: Number, nullable: true, example: null, description: 'Days; null: unlimited' })
   readonly booking_window_days!: number | null;

@@ -10,15 +10,19 @@ import {
   WEEKDAYS,
   Weekday,
 } from '../../domain/availability';
-import { IsDateOverrides, IsWeeklyRules, NotBlank, RawJson } from './validators';
-
-const START_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
-const END_PATTERN = '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$';
+import {
+  END_TIME_PATTERN,
+  IsDateOverrides,
+  IsWeeklyRules,
+  NotBlank,
+  RawJson,
+  START_TIME_PATTERN,
+} from './validators';
 
 export class TimeIntervalDoc {
-  @ApiProperty({ example: '09:00', pattern: START_PATTERN, description: 'Wall-clock time in the schedule time zone' })
+  @ApiProperty({ example: '09:00', pattern: START_TIME_PATTERN, description: 'Wall-clock time in the schedule time zone' })
   readonly start!: string;
-  @ApiProperty({ example: '17:00', pattern: END_PATTERN, description: 'After start; 24:00 is the end of the day' })
+  @ApiProperty({ example: '17:00', pattern: END_TIME_PATTERN, description: 'After start; 24:00 is the end of the day' })
   readonly end!: string;
 }
 

@@ -48,7 +48,7 @@ export function IsAfterField(other: string, options?: ValidationOptions): Proper
 }
 
 /** Booking metadata as JSON Schema: everything metadataProblems checks. */
-export const BOOKING_METADATA_SCHEMA = {
+const BOOKING_METADATA_SCHEMA = {
   type: 'object',
   maxProperties: METADATA_MAX_KEYS,
   propertyNames: { minLength: 1, maxLength: METADATA_MAX_KEY_LENGTH, not: { enum: [...RESERVED_METADATA_KEYS] } },
@@ -107,8 +107,11 @@ function problemsValidator(
 
 // What the availability validators check, as far as JSON Schema can say it (start < end and distinct
 // override dates are checked by the server only).
-const START = { type: 'string', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$' };
-const END = { type: 'string', pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$' };
+/** `HH:MM` of a window's start (00:00–23:59) and end (00:01–24:00), as JSON Schema patterns. */
+export const START_TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
+export const END_TIME_PATTERN = '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$';
+const START = { type: 'string', pattern: START_TIME_PATTERN };
+const END = { type: 'string', pattern: END_TIME_PATTERN };
 const INTERVAL = { type: 'object', additionalProperties: false, required: ['start', 'end'], properties: { start: START, end: END } };
 const WEEKLY_RULES_SCHEMA = {
   type: 'array',
