@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { returnedRows } from '@almanac/shared';
+import { pageWithTotal, returnedRows } from '@almanac/shared';
 import type { EntityManager } from 'typeorm';
 import type { ApiKey, ApiKeyCredential, NewApiKey } from '../domain/api-key';
 import type { Scope } from '../domain/scopes';
@@ -79,12 +79,14 @@ export class ApiKeyRepository {
 
   /** A page of the organization's keys, revoked ones included, newest first, and how many there are. */
   async page(em: EntityManager, organizationId: string, page: { limit: number; offset: number }): Promise<{ items: ApiKey[]; total: number }> {
-    const rows: ApiKeyRow[] = await em.query(
-      `SELECT ${COLUMNS} FROM api_keys WHERE organization_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+    const { rows, total } = await pageWithTotal<ApiKeyRow & { total: string }>(
+      em,
+      `SELECT ${COLUMNS}, count(*) OVER () AS total FROM api_keys WHERE organization_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+      'SELECT count(*) AS total FROM api_keys WHERE organization_id = $1',
       [organizationId, page.limit, page.offset],
+      page.offset,
     );
-    const [count] = (await em.query('SELECT count(*)::int AS total FROM api_keys WHERE organization_id = $1', [organizationId])) as Array<{ total: number }>;
-    return { items: rows.map(toApiKey), total: count?.total ?? 0 };
+    return { items: rows.map(toApiKey), total };
   }
 
   /** The key behind a presented secret's hash, with what authentication checks; null when unknown. */
