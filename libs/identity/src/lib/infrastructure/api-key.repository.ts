@@ -102,17 +102,17 @@ export class ApiKeyRepository {
 
   /**
    * Revokes a key (of this organization, when one is given); an already revoked key keeps its
-   * revoked_at. Returns the hashes of the keys it found (none or one), for the authenticator's cache.
+   * revoked_at. Returns the keys it found (none or one) as they are now, each with its hash for the
+   * authenticator's cache.
    */
-  async revoke(em: EntityManager, id: string, at: Date, organizationId?: string): Promise<string[]> {
+  async revoke(em: EntityManager, id: string, at: Date, organizationId?: string): Promise<Array<{ key: ApiKey; keyHash: string }>> {
     const result: unknown =
       organizationId === undefined
-        ? await em.query('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING key_hash', [id, at])
-        : await em.query('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE organization_id = $1 AND id = $2 RETURNING key_hash', [
-            organizationId,
-            id,
-            at,
-          ]);
-    return returnedRows<{ key_hash: string }>(result).map((row) => row.key_hash);
+        ? await em.query(`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING ${COLUMNS}, key_hash`, [id, at])
+        : await em.query(
+            `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE organization_id = $1 AND id = $2 RETURNING ${COLUMNS}, key_hash`,
+            [organizationId, id, at],
+          );
+    return returnedRows<ApiKeyRow & { key_hash: string }>(result).map((row) => ({ key: toApiKey(row), keyHash: row.key_hash }));
   }
 }
