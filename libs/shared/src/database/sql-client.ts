@@ -15,6 +15,38 @@ export function returnedRows<T>(result: unknown): T[] {
   return result as T[];
 }
 
+/** Runs one parameterised statement and returns its rows, whatever the statement. */
+export async function rowsOf<R>(em: EntityManager, sql: string, params: unknown[] = []): Promise<R[]> {
+  return returnedRows<R>(await em.query(sql, params));
+}
+
+/** Runs one parameterised statement and returns its rows (a repository's thin path, see SqlClient). */
+export type RunSql = <R>(sql: string, params: unknown[]) => Promise<R[]>;
+
+/** `count(*) OVER ()` comes back as bigint text. */
+export function toCount(value: unknown): number {
+  return value === undefined || value === null ? 0 : Number(value);
+}
+
+/**
+ * A page of rows read with `count(*) OVER ()`. When the offset lies past the last row the page is
+ * empty and carries no count, so the total is read once more without the page.
+ */
+export async function pageWithTotal<R extends { total?: unknown }>(
+  em: EntityManager | RunSql,
+  pageSql: string,
+  countSql: string,
+  params: unknown[],
+  offset: number,
+): Promise<{ rows: R[]; total: number }> {
+  const run: RunSql = typeof em === 'function' ? em : (sql, values) => rowsOf(em, sql, values);
+  const rows = await run<R>(pageSql, params);
+  if (rows.length > 0) return { rows, total: toCount(rows[0]!.total) };
+  if (offset === 0) return { rows, total: 0 };
+  const [count] = await run<{ total: unknown }>(countSql, params.slice(0, -2));
+  return { rows, total: toCount(count?.total) };
+}
+
 export interface SqlResult<R> {
   rows: R[];
   /** Rows inserted, updated, deleted or returned. */

@@ -12,7 +12,7 @@ import { toImportResult } from '../api/import-result.mapper';
 import { CalendarIntegration } from '../domain/calendar-integration';
 import { emptySkipCounts, feedContact, feedSkipReason, SkipReason } from '../domain/feed-occurrence';
 import { resolveSyncRange } from '../domain/sync-range';
-import { ImportOutcome } from '../domain/sync-run';
+import { ImportOutcome, SyncRun } from '../domain/sync-run';
 import { CalendarIntegrationRepository } from '../infrastructure/calendar-integration.repository';
 import { CalendarSyncHistoryRepository } from '../infrastructure/calendar-sync-history.repository';
 
@@ -74,6 +74,7 @@ export class ImportExternalBookingsService {
           cancelled: outcome.cancelled,
           skippedReasons: skipped,
         };
+        const answer = toImportResult(summary);
         // The import's summary is announced with the bookings it changed, in the same transaction.
         await this.outbox.record(this.transactions.manager(), {
           type: 'calendar.synced',
@@ -82,27 +83,13 @@ export class ImportExternalBookingsService {
             schedule_id: integration.scheduleId,
             start_date: range.start.toISOString(),
             end_date: range.end.toISOString(),
-            ...toImportResult(summary),
+            ...answer,
           },
           occurredAt: this.clock.now(),
         });
-        await this.history.record({
-          id: runId,
-          organizationId,
-          startedAt,
-          finishedAt: this.clock.now(),
-          startDate: range.start,
-          endDate: range.end,
-          status: 'succeeded',
-          summary: {
-            synced: summary.synced,
-            skipped: summary.skipped,
-            updated: summary.updated,
-            cancelled: summary.cancelled,
-            skipped_reasons: { ...summary.skippedReasons },
-          },
-          error: null,
-        });
+        // The stored summary is the import's answer without its `success` flag.
+        const { success: _success, ...stored } = answer;
+        await this.history.record(this.runRecord(organizationId, runId, startedAt, range, { status: 'succeeded', summary: stored, error: null }));
         return summary;
       });
       this.logger.log(
@@ -157,20 +144,27 @@ export class ImportExternalBookingsService {
     return { items: unique, skipped };
   }
 
+  /** The history record of a run that ends now; only its status, summary and error differ. */
+  private runRecord(
+    organizationId: string,
+    runId: string,
+    startedAt: Date,
+    range: Range,
+    end: Pick<SyncRun, 'status' | 'summary' | 'error'>,
+  ): SyncRun {
+    return { id: runId, organizationId, startedAt, finishedAt: this.clock.now(), startDate: range.start, endDate: range.end, ...end };
+  }
+
   private async recordFailure(organizationId: string, runId: string, startedAt: Date, range: Range, error: unknown): Promise<void> {
     const known = error instanceof DomainError;
     await this.history
-      .record({
-        id: runId,
-        organizationId,
-        startedAt,
-        finishedAt: this.clock.now(),
-        startDate: range.start,
-        endDate: range.end,
-        status: 'failed',
-        summary: null,
-        error: known ? { code: error.code, message: error.message } : { code: 'internal', message: 'The import failed unexpectedly.' },
-      })
+      .record(
+        this.runRecord(organizationId, runId, startedAt, range, {
+          status: 'failed',
+          summary: null,
+          error: known ? { code: error.code, message: error.message } : { code: 'internal', message: 'The import failed unexpectedly.' },
+        }),
+      )
       .catch((recordError: unknown) => this.logger.error({ organization_id: organizationId, err: recordError }, 'could not record a failed import'));
   }
 }

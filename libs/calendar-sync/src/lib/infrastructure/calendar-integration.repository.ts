@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { returnedRows, Transactions } from '@almanac/shared';
+import { rowsOf, Transactions } from '@almanac/shared';
 import { CalendarIntegration, IMPORT_CLAIM_SECONDS } from '../domain/calendar-integration';
 
 interface IntegrationRow {
@@ -45,7 +45,7 @@ export class CalendarIntegrationRepository {
   constructor(private readonly transactions: Transactions) {}
 
   private async rows<R>(sql: string, params: unknown[]): Promise<R[]> {
-    return returnedRows<R>(await this.transactions.manager().query(sql, params));
+    return rowsOf<R>(this.transactions.manager(), sql, params);
   }
 
   async find(organizationId: string): Promise<CalendarIntegration | null> {

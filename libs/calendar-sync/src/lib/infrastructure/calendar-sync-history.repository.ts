@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Transactions } from '@almanac/shared';
+import { pageWithTotal, Transactions } from '@almanac/shared';
 import { SyncRun, SyncSummary } from '../domain/sync-run';
 
 interface SyncRow {
@@ -45,22 +45,18 @@ export class CalendarSyncHistoryRepository {
 
   /** The organization's runs, newest first. */
   async list(organizationId: string, page: { limit: number; offset: number }): Promise<{ items: SyncRun[]; total: number }> {
-    const rows = (await this.transactions.manager().query(
+    const { rows, total } = await pageWithTotal<SyncRow>(
+      this.transactions.manager(),
       `SELECT id, organization_id, started_at, finished_at, start_date, end_date, status, summary, error_code, error_message,
               count(*) OVER () AS total
          FROM calendar_syncs
         WHERE organization_id = $1
         ORDER BY started_at DESC, id DESC
         LIMIT $2 OFFSET $3`,
+      'SELECT count(*) AS total FROM calendar_syncs WHERE organization_id = $1',
       [organizationId, page.limit, page.offset],
-    )) as SyncRow[];
-    let total = rows.length > 0 ? Number(rows[0]!.total) : 0;
-    if (rows.length === 0 && page.offset > 0) {
-      const [{ count }] = (await this.transactions.manager().query('SELECT count(*) AS count FROM calendar_syncs WHERE organization_id = $1', [
-        organizationId,
-      ])) as [{ count: string }];
-      total = Number(count);
-    }
+      page.offset,
+    );
     return {
       total,
       items: rows.map((row) => ({

@@ -66,9 +66,8 @@ export class AdminApiKeysController {
       userId: admin.userId,
       expiresAt,
     });
-    const record = await this.identity.getApiKey(organizationId, created.id);
     res.setHeader('Location', `/api/organizations/${organizationId}/api-keys/${created.id}`);
-    return { data: { ...toAdminApiKey(record), key: created.key } };
+    return { data: { ...toAdminApiKey(created.record), key: created.key } };
   }
 
   @Get(':id')

@@ -46,30 +46,30 @@ export class IdentityService {
     scopes?: readonly string[];
     userId?: string | null;
     expiresAt?: Date | null;
-  }): Promise<CreatedApiKey> {
+  }): Promise<CreatedApiKey & { record: ApiKey }> {
     if (!isUuid(input.organizationId)) throw new InvalidReferenceError('organization_id');
     if (input.userId != null && !isUuid(input.userId)) throw new InvalidReferenceError('user_id');
     const name = validName(input.name ?? 'API key');
     const secret = generateApiKey();
     const scopes = normalizeScopes(input.scopes);
-    const key = {
+    const record: ApiKey = {
       id: newId(),
       organizationId: input.organizationId,
       userId: input.userId ?? null,
       name,
       prefix: secret.slice(0, API_KEY_PREFIX_LENGTH),
-      keyHash: hashApiKey(secret),
       scopes,
       createdAt: this.clock.now(),
       lastUsedAt: null,
       expiresAt: input.expiresAt ?? null,
       revokedAt: null,
     };
+    const key = { ...record, keyHash: hashApiKey(secret) };
     const em = this.dataSource.manager;
     // The key's user must belong to the key's organization.
     if (key.userId && !(await this.users.existsInOrganization(em, key.organizationId, key.userId))) throw new InvalidReferenceError('user_id');
     await this.keys.insert(em, key);
-    return { id: key.id, key: secret, prefix: key.prefix, scopes };
+    return { id: key.id, key: secret, prefix: key.prefix, scopes, record };
   }
 
   /** One key of the organization; another organization's key is not found. */
@@ -89,17 +89,17 @@ export class IdentityService {
    * returns it; another organization's key is not found.
    */
   async revokeOrganizationApiKey(organizationId: string, id: string): Promise<ApiKey> {
-    const hashes = await this.keys.revoke(this.dataSource.manager, id, this.clock.now(), organizationId);
-    if (hashes.length === 0) throw new NotFoundError('API key');
-    for (const hash of hashes) this.authenticator.forget(hash);
-    return this.getApiKey(organizationId, id);
+    const [revoked] = await this.keys.revoke(this.dataSource.manager, id, this.clock.now(), organizationId);
+    if (!revoked) throw new NotFoundError('API key');
+    this.authenticator.forget(revoked.keyHash);
+    return revoked.key;
   }
 
   /** Returns false when no such key exists. */
   async revokeApiKey(id: string): Promise<boolean> {
     if (!isUuid(id)) return false;
-    const hashes = await this.keys.revoke(this.dataSource.manager, id, this.clock.now());
-    for (const hash of hashes) this.authenticator.forget(hash);
-    return hashes.length > 0;
+    const revoked = await this.keys.revoke(this.dataSource.manager, id, this.clock.now());
+    for (const { keyHash } of revoked) this.authenticator.forget(keyHash);
+    return revoked.length > 0;
   }
 }

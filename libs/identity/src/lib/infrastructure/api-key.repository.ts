@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { returnedRows } from '@almanac/shared';
+import { pageWithTotal, returnedRows } from '@almanac/shared';
 import type { EntityManager } from 'typeorm';
 import type { ApiKey, ApiKeyCredential, NewApiKey } from '../domain/api-key';
 import type { Scope } from '../domain/scopes';
@@ -79,12 +79,14 @@ export class ApiKeyRepository {
 
   /** A page of the organization's keys, revoked ones included, newest first, and how many there are. */
   async page(em: EntityManager, organizationId: string, page: { limit: number; offset: number }): Promise<{ items: ApiKey[]; total: number }> {
-    const rows: ApiKeyRow[] = await em.query(
-      `SELECT ${COLUMNS} FROM api_keys WHERE organization_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+    const { rows, total } = await pageWithTotal<ApiKeyRow & { total: string }>(
+      em,
+      `SELECT ${COLUMNS}, count(*) OVER () AS total FROM api_keys WHERE organization_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+      'SELECT count(*) AS total FROM api_keys WHERE organization_id = $1',
       [organizationId, page.limit, page.offset],
+      page.offset,
     );
-    const [count] = (await em.query('SELECT count(*)::int AS total FROM api_keys WHERE organization_id = $1', [organizationId])) as Array<{ total: number }>;
-    return { items: rows.map(toApiKey), total: count?.total ?? 0 };
+    return { items: rows.map(toApiKey), total };
   }
 
   /** The key behind a presented secret's hash, with what authentication checks; null when unknown. */
@@ -100,17 +102,17 @@ export class ApiKeyRepository {
 
   /**
    * Revokes a key (of this organization, when one is given); an already revoked key keeps its
-   * revoked_at. Returns the hashes of the keys it found (none or one), for the authenticator's cache.
+   * revoked_at. Returns the keys it found (none or one) as they are now, each with its hash for the
+   * authenticator's cache.
    */
-  async revoke(em: EntityManager, id: string, at: Date, organizationId?: string): Promise<string[]> {
+  async revoke(em: EntityManager, id: string, at: Date, organizationId?: string): Promise<Array<{ key: ApiKey; keyHash: string }>> {
     const result: unknown =
       organizationId === undefined
-        ? await em.query('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING key_hash', [id, at])
-        : await em.query('UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE organization_id = $1 AND id = $2 RETURNING key_hash', [
-            organizationId,
-            id,
-            at,
-          ]);
-    return returnedRows<{ key_hash: string }>(result).map((row) => row.key_hash);
+        ? await em.query(`UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $2) WHERE id = $1 RETURNING ${COLUMNS}, key_hash`, [id, at])
+        : await em.query(
+            `UPDATE api_keys SET revoked_at = COALESCE(revoked_at, $3) WHERE organization_id = $1 AND id = $2 RETURNING ${COLUMNS}, key_hash`,
+            [organizationId, id, at],
+          );
+    return returnedRows<ApiKeyRow & { key_hash: string }>(result).map((row) => ({ key: toApiKey(row), keyHash: row.key_hash }));
   }
 }
