@@ -78,6 +78,9 @@ describe('admin console endpoints (e2e)', () => {
       expect(text).not.toContain(key.key);
       expect(text).not.toContain(stored!.key_hash);
       expect(list.body.data.every((k: Record<string, unknown>) => !('key' in k))).toBe(true);
+      // Past the last key: no rows, and the total still counted.
+      const beyond = await as(a, 'get', `/api/organizations/${a.orgId}/api-keys?offset=5`).expect(200);
+      expect(beyond.body).toEqual({ data: [], meta: { total: 2, limit: 50, offset: 5, hasMore: false } });
     });
 
     it('gives a key without scopes every scope, and takes a future expiry', async () => {
