@@ -229,6 +229,65 @@ describe('webhooks (e2e)', () => {
       expect(receiver.on(hook.path)).toHaveLength(1);
     });
 
+    it('sends nothing already queued to a disabled endpoint: the deliveries stay pending and resume when it is enabled again', async () => {
+      const tenant = await t.tenant();
+      const hook = await subscribe(tenant, ['post.created']);
+      const pending = () =>
+        t.query<{ status: string; attempts: number; next_attempt_at: Date; lease_until: Date | null }>(
+          `SELECT d.status, d.attempts, d.next_attempt_at, d.lease_until
+             FROM webhook_deliveries d JOIN outbox_events e ON e.organization_id = d.organization_id AND e.id = d.event_id
+            WHERE d.organization_id = $1 AND d.endpoint_id = $2 ORDER BY e.seq`,
+          [tenant.orgId, hook.id],
+        );
+      // A delivery queued for a retry: the receiver answers 500 first.
+      receiver.statusFor.set(hook.path, 500);
+      await post(tenant, 'queued-1').expect(201);
+      await dispatcher.runOnce();
+      expect(receiver.on(hook.path)).toHaveLength(1);
+      const [queued] = await pending();
+      expect(queued).toMatchObject({ status: 'pending', attempts: 1, lease_until: null });
+
+      // Disabled by an admin (PATCH); the retry comes due: nothing is sent, the row is untouched.
+      await t.api.patch(`/api/v1/webhooks/${hook.id}`).set(tenant.auth).send({ enabled: false }).expect(200);
+      await post(tenant, 'queued-2').expect(201); // not fanned out to a disabled endpoint
+      t.clock.advance(10 * 60 * 1000);
+      await dispatcher.runOnce();
+      await dispatcher.runOnce();
+      expect(receiver.on(hook.path)).toHaveLength(1);
+      expect(await pending()).toEqual([queued]);
+
+      // Enabled again: the queued retry goes at once.
+      receiver.statusFor.delete(hook.path);
+      await t.api.patch(`/api/v1/webhooks/${hook.id}`).set(tenant.auth).send({ enabled: true }).expect(200);
+      await dispatcher.runOnce();
+      expect(receiver.on(hook.path)).toHaveLength(2);
+      expect(await pending()).toEqual([expect.objectContaining({ status: 'succeeded', attempts: 2 })]);
+
+      // Disabled by a 410: a retry queued before it is not sent either.
+      receiver.statusFor.set(hook.path, 500);
+      await post(tenant, 'queued-3').expect(201);
+      await dispatcher.runOnce(); // 500: queued for a retry
+      receiver.statusFor.set(hook.path, 410);
+      await post(tenant, 'queued-4').expect(201);
+      await dispatcher.runOnce(); // 410: the endpoint is disabled
+      expect(receiver.on(hook.path)).toHaveLength(4);
+      expect(
+        (await t.api.get(`/api/v1/webhooks/${hook.id}`).set(tenant.auth).expect(200)).body.data.enabled,
+      ).toBe(false);
+      const before = await pending();
+      expect(before.map((d) => [d.status, d.attempts])).toEqual([
+        ['succeeded', 2],
+        ['pending', 1],
+        ['failed', 1],
+      ]);
+      t.clock.advance(10 * 60 * 1000);
+      await dispatcher.runOnce();
+      expect(receiver.on(hook.path)).toHaveLength(4);
+      expect(await pending()).toEqual(before);
+      receiver.statusFor.delete(hook.path);
+      t.clock.set(new Date());
+    });
+
     it('does not follow redirects', async () => {
       const tenant = await t.tenant();
       const hook = await subscribe(tenant, ['post.created']);

@@ -324,7 +324,10 @@ export class WebhookRepository {
 
   /**
    * Claims up to `limit` due deliveries for one attempt each: SKIP LOCKED against other instances
-   * claiming now, and a lease (`lease_until`) against ones whose attempt is still under way.
+   * claiming now, and a lease (`lease_until`) against ones whose attempt is still under way. Only
+   * deliveries of enabled endpoints are due: those of a disabled endpoint (PATCH `enabled: false`, or
+   * a `410 Gone`) stay `pending`, untouched, and resume when it is enabled again. The endpoint is
+   * checked in the choice of `due` itself, so they never take the places of deliveries that can go.
    */
   async claimDue(em: EntityManager, now: Date, lease: Date, limit: number): Promise<ClaimedDelivery[]> {
     const claimed = await rows<{
@@ -346,12 +349,15 @@ export class WebhookRepository {
       `WITH due AS (
          SELECT organization_id, id FROM webhook_deliveries
           WHERE status = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
+            AND EXISTS (SELECT 1 FROM webhook_endpoints w
+                         WHERE w.organization_id = webhook_deliveries.organization_id
+                           AND w.id = webhook_deliveries.endpoint_id AND w.enabled)
           ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED
        )
        UPDATE webhook_deliveries d SET lease_until = $2, attempts = d.attempts + 1, last_attempt_at = $1
          FROM due, webhook_endpoints w, outbox_events e
         WHERE d.organization_id = due.organization_id AND d.id = due.id
-          AND w.organization_id = d.organization_id AND w.id = d.endpoint_id
+          AND w.organization_id = d.organization_id AND w.id = d.endpoint_id AND w.enabled
           AND e.organization_id = d.organization_id AND e.id = d.event_id
        RETURNING d.organization_id, d.id, d.attempts, w.id AS endpoint_id, w.url, w.secret, w.previous_secret,
                  w.previous_secret_expires_at, e.id AS event_id, e.type, e.created_at, e.data, e.previous_status`,
