@@ -425,6 +425,31 @@ describe('webhooks (e2e)', () => {
       }
     });
 
+    it('orders by transaction id as a number, not as text (transaction 99 before 100)', async () => {
+      const tenant = await t.tenant();
+      for (const [tx, slug] of [
+        ['100', 'tx-100'],
+        ['99', 'tx-99'],
+        ['10', 'tx-10'],
+        ['9', 'tx-9'],
+      ] as const) {
+        // Transaction ids far below any still running: visible at once.
+        await t.query(
+          `INSERT INTO outbox_events (organization_id, id, type, data, created_at, tx_id)
+           VALUES ($1, gen_random_uuid(), 'post.created', $2, now(), $3::xid8)`,
+          [tenant.orgId, JSON.stringify({ slug }), tx],
+        );
+      }
+      const slugs: string[] = [];
+      let cursor: string | undefined;
+      for (let i = 0; i < 4; i++) {
+        const body = (await page(tenant, cursor, 1)).body;
+        slugs.push(...body.data.map((e: { data: { slug: string } }) => e.data.slug));
+        cursor = body.meta.next_cursor;
+      }
+      expect(slugs).toEqual(['tx-9', 'tx-10', 'tx-99', 'tx-100']);
+    });
+
     it('never shows an event behind a cursor already given out, however transactions commit', async () => {
       const tenant = await t.tenant();
       const outbox = t.app.get(Outbox);

@@ -432,7 +432,8 @@ export class WebhookRepository {
    * among transactions that can no longer be overtaken. Events are ordered by the id of the
    * transaction that wrote them, then by their order in it; only transactions older than every
    * transaction still running (`pg_snapshot_xmin`) are shown, so an event can never appear behind
-   * a position a reader has already passed.
+   * a position a reader has already passed. The ORDER BY names the table's columns: a bare `tx_id`
+   * would be the text output column of the same name, ordering transaction 1000 before 951.
    */
   async changes(
     em: EntityManager,
@@ -457,7 +458,7 @@ export class WebhookRepository {
           AND ($2::xid8 IS NULL OR (tx_id, seq) > ($2::xid8, $3::bigint))
           AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
           AND type = ANY ($4::text[])
-        ORDER BY tx_id, seq
+        ORDER BY outbox_events.tx_id, outbox_events.seq
         LIMIT $5`,
       [organizationId, after?.txId ?? null, after?.seq ?? null, types, limit],
     );
