@@ -1,5 +1,5 @@
 import { Outbox } from '@almanac/shared';
-import { WebhookDispatcher } from '@almanac/webhooks';
+import { MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION, WebhookDispatcher } from '@almanac/webhooks';
 import { Webhook } from 'standardwebhooks';
 import { changeFeedCaughtUp } from '../support/change-feed';
 import { createTestApp, Tenant, TestApp } from '../support/test-app';
@@ -110,6 +110,48 @@ describe('webhooks (e2e)', () => {
         .set(writerOnly.auth)
         .send({ url: `${receiver.base}/x`, events: ['*'] })
         .expect(403);
+    });
+  });
+
+  describe('at most MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION endpoints per organization', () => {
+    it('parallel creates past the cap: exactly the cap succeeds, the rest are 409 webhook_limit_reached', async () => {
+      const cap = MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION;
+      expect(cap).toBe(25);
+      const tenant = await t.tenant();
+      const create = (i: number) =>
+        t.api
+          .post('/api/v1/webhooks')
+          .set(tenant.auth)
+          .send({ url: `${receiver.base}/cap-${i}`, events: ['*'] });
+      const answers = await Promise.all(Array.from({ length: cap + 5 }, (_, i) => create(i)));
+      const statuses = answers.map((r) => r.status);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(cap);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(5);
+      for (const refused of answers.filter((r) => r.status === 409)) {
+        expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(refused.body).toMatchObject({
+          status: 409,
+          code: 'webhook_limit_reached',
+          detail: `An organization may have at most ${cap} webhook endpoints; delete one before adding another.`,
+        });
+      }
+      const count = async () =>
+        Number(
+          (
+            await t.query<{ n: string }>('SELECT count(*) AS n FROM webhook_endpoints WHERE organization_id = $1', [
+              tenant.orgId,
+            ])
+          )[0]!.n,
+        );
+      expect(await count()).toBe(cap);
+      // Another organization is not affected; a deleted endpoint frees its place.
+      const other = await t.tenant();
+      await t.api.post('/api/v1/webhooks').set(other.auth).send({ url: `${receiver.base}/cap-other`, events: ['*'] }).expect(201);
+      const first = answers.find((r) => r.status === 201)!.body.data.id as string;
+      await t.api.delete(`/api/v1/webhooks/${first}`).set(tenant.auth).expect(200);
+      await create(cap + 5).expect(201);
+      await create(cap + 6).expect(409);
+      expect(await count()).toBe(cap);
     });
   });
 

@@ -120,6 +120,21 @@ export class WebhookRepository {
     );
   }
 
+  /**
+   * Serializes, until the transaction `em` belongs to ends, the creation of endpoints in one
+   * organization: each create counts and inserts after the previous one committed or rolled back.
+   */
+  async lockEndpointsOf(em: EntityManager, organizationId: string): Promise<void> {
+    await em.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`webhook-endpoints:${organizationId}`]);
+  }
+
+  async countEndpoints(em: EntityManager, organizationId: string): Promise<number> {
+    const [row] = await rows<{ n: string }>(em, 'SELECT count(*) AS n FROM webhook_endpoints WHERE organization_id = $1', [
+      organizationId,
+    ]);
+    return Number(row!.n);
+  }
+
   async findEndpoint(em: EntityManager, organizationId: string, id: string): Promise<WebhookEndpoint | null> {
     const [row] = await rows<EndpointRow>(
       em,
