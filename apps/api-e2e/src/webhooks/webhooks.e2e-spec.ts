@@ -144,6 +144,13 @@ describe('webhooks (e2e)', () => {
           )[0]!.n,
         );
       expect(await count()).toBe(cap);
+      // The list's total, on a page and past the last row.
+      const listed = (await t.api.get('/api/v1/webhooks?limit=10&offset=20').set(tenant.auth).expect(200)).body;
+      expect(listed.data).toHaveLength(5);
+      expect(listed.meta).toMatchObject({ total: cap, hasMore: false });
+      const past = (await t.api.get('/api/v1/webhooks?offset=100').set(tenant.auth).expect(200)).body;
+      expect(past.data).toEqual([]);
+      expect(past.meta).toMatchObject({ total: cap, hasMore: false });
       // Another organization is not affected; a deleted endpoint frees its place.
       const other = await t.tenant();
       await t.api.post('/api/v1/webhooks').set(other.auth).send({ url: `${receiver.base}/cap-other`, events: ['*'] }).expect(201);
@@ -152,6 +159,8 @@ describe('webhooks (e2e)', () => {
       await create(cap + 5).expect(201);
       await create(cap + 6).expect(409);
       expect(await count()).toBe(cap);
+      const fresh = await t.tenant();
+      expect((await t.api.get('/api/v1/webhooks').set(fresh.auth).expect(200)).body.meta).toMatchObject({ total: 0 });
     });
   });
 
@@ -202,6 +211,10 @@ describe('webhooks (e2e)', () => {
         (await t.api.get(`/api/v1/webhooks/${hook.id}/deliveries?status=failed`).set(tenant.auth).expect(200))
           .body.data,
       ).toEqual([]);
+      const past = (await t.api.get(`/api/v1/webhooks/${hook.id}/deliveries?offset=5`).set(tenant.auth).expect(200))
+        .body;
+      expect(past.data).toEqual([]);
+      expect(past.meta).toMatchObject({ total: 1, hasMore: false });
     });
 
     it('retries with base × 4^(n−1) ± 10 %, then gives up (failed)', async () => {

@@ -98,6 +98,25 @@ async function rows<T>(em: EntityManager, sql: string, params: unknown[]): Promi
   return returnedRows<T>(await em.query(sql, params));
 }
 
+/**
+ * A page read with `count(*) OVER ()` in `pageSql`, whose last two parameters are LIMIT and OFFSET.
+ * An empty page carries no count: at offset 0 the total is 0, past the last row it is read once
+ * more with `countSql` (the same parameters without LIMIT and OFFSET).
+ */
+async function pageWithTotal<T>(
+  em: EntityManager,
+  pageSql: string,
+  countSql: string,
+  params: unknown[],
+  page: Page,
+): Promise<{ rows: T[]; total: number }> {
+  const found = await rows<T & { total: string }>(em, pageSql, [...params, page.limit, page.offset]);
+  if (found.length > 0) return { rows: found, total: Number(found[0]!.total) };
+  if (page.offset === 0) return { rows: [], total: 0 };
+  const [count] = await rows<{ n: string }>(em, countSql, params);
+  return { rows: [], total: Number(count!.n) };
+}
+
 /** Endpoints, deliveries, the fan-out of the outbox and the change feed: every statement of the webhooks context. */
 @Injectable()
 export class WebhookRepository {
@@ -149,24 +168,14 @@ export class WebhookRepository {
     organizationId: string,
     page: Page,
   ): Promise<{ items: WebhookEndpoint[]; total: number }> {
-    const found = await rows<EndpointRow & { total: string }>(
+    const { rows: found, total } = await pageWithTotal<EndpointRow>(
       em,
       `SELECT ${ENDPOINT_COLUMNS}, count(*) OVER () AS total FROM webhook_endpoints
         WHERE organization_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`,
-      [organizationId, page.limit, page.offset],
+      'SELECT count(*) AS n FROM webhook_endpoints WHERE organization_id = $1',
+      [organizationId],
+      page,
     );
-    const total =
-      found.length > 0
-        ? Number(found[0]!.total)
-        : Number(
-            (
-              await rows<{ n: string }>(
-                em,
-                'SELECT count(*) AS n FROM webhook_endpoints WHERE organization_id = $1',
-                [organizationId],
-              )
-            )[0]!.n,
-          );
     return { items: found.map(toEndpoint), total };
   }
 
@@ -237,21 +246,16 @@ export class WebhookRepository {
     status: DeliveryStatus | undefined,
     page: Page,
   ): Promise<{ items: WebhookDelivery[]; total: number }> {
-    const found = await rows<DeliveryRow & { total: string }>(
+    const { rows: found, total } = await pageWithTotal<DeliveryRow>(
       em,
       `SELECT ${DELIVERY_COLUMNS}, count(*) OVER () AS total FROM webhook_deliveries
         WHERE organization_id = $1 AND endpoint_id = $2 AND ($3::text IS NULL OR status = $3)
         ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
-      [organizationId, endpointId, status ?? null, page.limit, page.offset],
-    );
-    if (found.length > 0 || page.offset === 0)
-      return { items: found.map(toDelivery), total: found.length > 0 ? Number(found[0]!.total) : 0 };
-    const [count] = await rows<{ n: string }>(
-      em,
       'SELECT count(*) AS n FROM webhook_deliveries WHERE organization_id = $1 AND endpoint_id = $2 AND ($3::text IS NULL OR status = $3)',
       [organizationId, endpointId, status ?? null],
+      page,
     );
-    return { items: [], total: Number(count!.n) };
+    return { items: found.map(toDelivery), total };
   }
 
   async findDelivery(
