@@ -1,5 +1,5 @@
 import { Outbox } from '@almanac/shared';
-import { WebhookDispatcher } from '@almanac/webhooks';
+import { MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION, WebhookDispatcher } from '@almanac/webhooks';
 import { Webhook } from 'standardwebhooks';
 import { changeFeedCaughtUp } from '../support/change-feed';
 import { createTestApp, Tenant, TestApp } from '../support/test-app';
@@ -113,6 +113,57 @@ describe('webhooks (e2e)', () => {
     });
   });
 
+  describe('at most MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION endpoints per organization', () => {
+    it('parallel creates past the cap: exactly the cap succeeds, the rest are 409 webhook_limit_reached', async () => {
+      const cap = MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION;
+      expect(cap).toBe(25);
+      const tenant = await t.tenant();
+      const create = (i: number) =>
+        t.api
+          .post('/api/v1/webhooks')
+          .set(tenant.auth)
+          .send({ url: `${receiver.base}/cap-${i}`, events: ['*'] });
+      const answers = await Promise.all(Array.from({ length: cap + 5 }, (_, i) => create(i)));
+      const statuses = answers.map((r) => r.status);
+      expect(statuses.filter((s) => s === 201)).toHaveLength(cap);
+      expect(statuses.filter((s) => s === 409)).toHaveLength(5);
+      for (const refused of answers.filter((r) => r.status === 409)) {
+        expect(refused.headers['content-type']).toMatch(/^application\/problem\+json/);
+        expect(refused.body).toMatchObject({
+          status: 409,
+          code: 'webhook_limit_reached',
+          detail: `An organization may have at most ${cap} webhook endpoints; delete one before adding another.`,
+        });
+      }
+      const count = async () =>
+        Number(
+          (
+            await t.query<{ n: string }>('SELECT count(*) AS n FROM webhook_endpoints WHERE organization_id = $1', [
+              tenant.orgId,
+            ])
+          )[0]!.n,
+        );
+      expect(await count()).toBe(cap);
+      // The list's total, on a page and past the last row.
+      const listed = (await t.api.get('/api/v1/webhooks?limit=10&offset=20').set(tenant.auth).expect(200)).body;
+      expect(listed.data).toHaveLength(5);
+      expect(listed.meta).toMatchObject({ total: cap, hasMore: false });
+      const past = (await t.api.get('/api/v1/webhooks?offset=100').set(tenant.auth).expect(200)).body;
+      expect(past.data).toEqual([]);
+      expect(past.meta).toMatchObject({ total: cap, hasMore: false });
+      // Another organization is not affected; a deleted endpoint frees its place.
+      const other = await t.tenant();
+      await t.api.post('/api/v1/webhooks').set(other.auth).send({ url: `${receiver.base}/cap-other`, events: ['*'] }).expect(201);
+      const first = answers.find((r) => r.status === 201)!.body.data.id as string;
+      await t.api.delete(`/api/v1/webhooks/${first}`).set(tenant.auth).expect(200);
+      await create(cap + 5).expect(201);
+      await create(cap + 6).expect(409);
+      expect(await count()).toBe(cap);
+      const fresh = await t.tenant();
+      expect((await t.api.get('/api/v1/webhooks').set(fresh.auth).expect(200)).body.meta).toMatchObject({ total: 0 });
+    });
+  });
+
   describe('deliveries', () => {
     it('delivers each subscribed event once, signed (verified with the standardwebhooks package)', async () => {
       const tenant = await t.tenant();
@@ -160,6 +211,10 @@ describe('webhooks (e2e)', () => {
         (await t.api.get(`/api/v1/webhooks/${hook.id}/deliveries?status=failed`).set(tenant.auth).expect(200))
           .body.data,
       ).toEqual([]);
+      const past = (await t.api.get(`/api/v1/webhooks/${hook.id}/deliveries?offset=5`).set(tenant.auth).expect(200))
+        .body;
+      expect(past.data).toEqual([]);
+      expect(past.meta).toMatchObject({ total: 1, hasMore: false });
     });
 
     it('retries with base × 4^(n−1) ± 10 %, then gives up (failed)', async () => {
@@ -227,6 +282,65 @@ describe('webhooks (e2e)', () => {
       await post(tenant, 'gone-2').expect(201);
       await dispatcher.runOnce();
       expect(receiver.on(hook.path)).toHaveLength(1);
+    });
+
+    it('sends nothing already queued to a disabled endpoint: the deliveries stay pending and resume when it is enabled again', async () => {
+      const tenant = await t.tenant();
+      const hook = await subscribe(tenant, ['post.created']);
+      const pending = () =>
+        t.query<{ status: string; attempts: number; next_attempt_at: Date; lease_until: Date | null }>(
+          `SELECT d.status, d.attempts, d.next_attempt_at, d.lease_until
+             FROM webhook_deliveries d JOIN outbox_events e ON e.organization_id = d.organization_id AND e.id = d.event_id
+            WHERE d.organization_id = $1 AND d.endpoint_id = $2 ORDER BY e.seq`,
+          [tenant.orgId, hook.id],
+        );
+      // A delivery queued for a retry: the receiver answers 500 first.
+      receiver.statusFor.set(hook.path, 500);
+      await post(tenant, 'queued-1').expect(201);
+      await dispatcher.runOnce();
+      expect(receiver.on(hook.path)).toHaveLength(1);
+      const [queued] = await pending();
+      expect(queued).toMatchObject({ status: 'pending', attempts: 1, lease_until: null });
+
+      // Disabled by an admin (PATCH); the retry comes due: nothing is sent, the row is untouched.
+      await t.api.patch(`/api/v1/webhooks/${hook.id}`).set(tenant.auth).send({ enabled: false }).expect(200);
+      await post(tenant, 'queued-2').expect(201); // not fanned out to a disabled endpoint
+      t.clock.advance(10 * 60 * 1000);
+      await dispatcher.runOnce();
+      await dispatcher.runOnce();
+      expect(receiver.on(hook.path)).toHaveLength(1);
+      expect(await pending()).toEqual([queued]);
+
+      // Enabled again: the queued retry goes at once.
+      receiver.statusFor.delete(hook.path);
+      await t.api.patch(`/api/v1/webhooks/${hook.id}`).set(tenant.auth).send({ enabled: true }).expect(200);
+      await dispatcher.runOnce();
+      expect(receiver.on(hook.path)).toHaveLength(2);
+      expect(await pending()).toEqual([expect.objectContaining({ status: 'succeeded', attempts: 2 })]);
+
+      // Disabled by a 410: a retry queued before it is not sent either.
+      receiver.statusFor.set(hook.path, 500);
+      await post(tenant, 'queued-3').expect(201);
+      await dispatcher.runOnce(); // 500: queued for a retry
+      receiver.statusFor.set(hook.path, 410);
+      await post(tenant, 'queued-4').expect(201);
+      await dispatcher.runOnce(); // 410: the endpoint is disabled
+      expect(receiver.on(hook.path)).toHaveLength(4);
+      expect(
+        (await t.api.get(`/api/v1/webhooks/${hook.id}`).set(tenant.auth).expect(200)).body.data.enabled,
+      ).toBe(false);
+      const before = await pending();
+      expect(before.map((d) => [d.status, d.attempts])).toEqual([
+        ['succeeded', 2],
+        ['pending', 1],
+        ['failed', 1],
+      ]);
+      t.clock.advance(10 * 60 * 1000);
+      await dispatcher.runOnce();
+      expect(receiver.on(hook.path)).toHaveLength(4);
+      expect(await pending()).toEqual(before);
+      receiver.statusFor.delete(hook.path);
+      t.clock.set(new Date());
     });
 
     it('does not follow redirects', async () => {
@@ -364,6 +478,31 @@ describe('webhooks (e2e)', () => {
         const bad = await t.api.get(`/api/v1/changes?after=${cursor}`).set(tenant.auth).expect(400);
         expect(bad.body.code).toBe('validation_failed');
       }
+    });
+
+    it('orders by transaction id as a number, not as text (transaction 99 before 100)', async () => {
+      const tenant = await t.tenant();
+      for (const [tx, slug] of [
+        ['100', 'tx-100'],
+        ['99', 'tx-99'],
+        ['10', 'tx-10'],
+        ['9', 'tx-9'],
+      ] as const) {
+        // Transaction ids far below any still running: visible at once.
+        await t.query(
+          `INSERT INTO outbox_events (organization_id, id, type, data, created_at, tx_id)
+           VALUES ($1, gen_random_uuid(), 'post.created', $2, now(), $3::xid8)`,
+          [tenant.orgId, JSON.stringify({ slug }), tx],
+        );
+      }
+      const slugs: string[] = [];
+      let cursor: string | undefined;
+      for (let i = 0; i < 4; i++) {
+        const body = (await page(tenant, cursor, 1)).body;
+        slugs.push(...body.data.map((e: { data: { slug: string } }) => e.data.slug));
+        cursor = body.meta.next_cursor;
+      }
+      expect(slugs).toEqual(['tx-9', 'tx-10', 'tx-99', 'tx-100']);
     });
 
     it('never shows an event behind a cursor already given out, however transactions commit', async () => {

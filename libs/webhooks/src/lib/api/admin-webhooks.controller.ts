@@ -15,6 +15,7 @@ import {
 } from '@almanac/shared';
 import type { Response } from 'express';
 import { WebhooksService } from '../application/webhooks.service';
+import { MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION } from '../domain/webhook-errors';
 import { CreateWebhookDto, DeliveryListQuery, UpdateWebhookDto } from './dto/webhook.dto';
 import { CreatedWebhookResponse, DeliveryResponse, toDelivery, toWebhook, webhookBody, WebhookDeletion, WebhookResponse } from './dto/webhook.response';
 
@@ -45,9 +46,14 @@ export class AdminWebhooksController {
   }
 
   @Post()
-  @ApiOperation({ summary: 'Subscribe an endpoint', description: 'The signing secret is in this answer only.' })
+  @ApiOperation({
+    summary: 'Subscribe an endpoint',
+    description:
+      'The signing secret is in this answer only. ' +
+      `An organization has at most ${MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION} endpoints: 409 webhook_limit_reached.`,
+  })
   @ApiDataResponse(CreatedWebhookResponse, 201, 'The endpoint, with its secret (shown once)')
-  @ApiProblems(400, 413, 415)
+  @ApiProblems(400, 409, 413, 415)
   async create(
     @AdminSession() admin: AdminSessionInfo,
     @OrganizationIdParam() organizationId: string,

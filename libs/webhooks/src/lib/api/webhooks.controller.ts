@@ -17,6 +17,7 @@ import type { Response } from 'express';
 import { ChangesService, CHANGES_DEFAULT_LIMIT, CHANGES_MAX_LIMIT } from '../application/changes.service';
 import { eventPayload } from '../application/webhook-dispatcher';
 import { WebhooksService } from '../application/webhooks.service';
+import { MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION } from '../domain/webhook-errors';
 import { ChangesQuery, CreateWebhookDto, DeliveryListQuery, UpdateWebhookDto } from './dto/webhook.dto';
 import {
   ChangeEvent,
@@ -43,10 +44,11 @@ export class WebhooksController {
     summary: 'Subscribe an endpoint',
     description:
       'Deliveries are Standard Webhooks: POST with `webhook-id`, `webhook-timestamp` and `webhook-signature` ' +
-      '(`v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` with the secret). The secret is in this answer only.',
+      '(`v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` with the secret). The secret is in this answer only. ' +
+      `An organization has at most ${MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION} endpoints: 409 webhook_limit_reached.`,
   })
   @ApiDataResponse(CreatedWebhookResponse, 201, 'The endpoint, with its secret (shown once)')
-  @ApiProblems(400, 403, 413, 415)
+  @ApiProblems(400, 403, 409, 413, 415)
   async create(
     @Principal() principal: ApiPrincipal,
     @Body() body: CreateWebhookDto,

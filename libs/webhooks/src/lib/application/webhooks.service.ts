@@ -18,6 +18,7 @@ import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { DataSource } from 'typeorm';
 import { DeliveryStatus, SECRET_OVERLAP_MS, WebhookDelivery, WebhookEndpoint } from '../domain/webhook';
+import { MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION, WebhookLimitReachedError } from '../domain/webhook-errors';
 import { WebhookRepository } from '../infrastructure/webhook.repository';
 
 export interface EndpointInput {
@@ -43,6 +44,10 @@ export class WebhooksService {
     private readonly clock: Clock,
   ) {}
 
+  /**
+   * At most MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION endpoints (409 `webhook_limit_reached`), also under
+   * concurrency: the count and the insert run in one transaction under the organization's advisory lock.
+   */
   async create(organizationId: string, input: EndpointInput): Promise<WebhookEndpoint> {
     await this.assertDeliverable(input.url);
     const now = this.clock.now();
@@ -59,7 +64,12 @@ export class WebhooksService {
       createdAt: now,
       updatedAt: now,
     };
-    await this.repository.insertEndpoint(this.dataSource.manager, endpoint);
+    await this.dataSource.transaction(async (em) => {
+      await this.repository.lockEndpointsOf(em, organizationId);
+      if ((await this.repository.countEndpoints(em, organizationId)) >= MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION)
+        throw new WebhookLimitReachedError(MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION);
+      await this.repository.insertEndpoint(em, endpoint);
+    });
     return endpoint;
   }
 

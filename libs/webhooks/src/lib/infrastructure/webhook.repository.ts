@@ -98,6 +98,25 @@ async function rows<T>(em: EntityManager, sql: string, params: unknown[]): Promi
   return returnedRows<T>(await em.query(sql, params));
 }
 
+/**
+ * A page read with `count(*) OVER ()` in `pageSql`, whose last two parameters are LIMIT and OFFSET.
+ * An empty page carries no count: at offset 0 the total is 0, past the last row it is read once
+ * more with `countSql` (the same parameters without LIMIT and OFFSET).
+ */
+async function pageWithTotal<T>(
+  em: EntityManager,
+  pageSql: string,
+  countSql: string,
+  params: unknown[],
+  page: Page,
+): Promise<{ rows: T[]; total: number }> {
+  const found = await rows<T & { total: string }>(em, pageSql, [...params, page.limit, page.offset]);
+  if (found.length > 0) return { rows: found, total: Number(found[0]!.total) };
+  if (page.offset === 0) return { rows: [], total: 0 };
+  const [count] = await rows<{ n: string }>(em, countSql, params);
+  return { rows: [], total: Number(count!.n) };
+}
+
 /** Endpoints, deliveries, the fan-out of the outbox and the change feed: every statement of the webhooks context. */
 @Injectable()
 export class WebhookRepository {
@@ -120,6 +139,21 @@ export class WebhookRepository {
     );
   }
 
+  /**
+   * Serializes, until the transaction `em` belongs to ends, the creation of endpoints in one
+   * organization: each create counts and inserts after the previous one committed or rolled back.
+   */
+  async lockEndpointsOf(em: EntityManager, organizationId: string): Promise<void> {
+    await em.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`webhook-endpoints:${organizationId}`]);
+  }
+
+  async countEndpoints(em: EntityManager, organizationId: string): Promise<number> {
+    const [row] = await rows<{ n: string }>(em, 'SELECT count(*) AS n FROM webhook_endpoints WHERE organization_id = $1', [
+      organizationId,
+    ]);
+    return Number(row!.n);
+  }
+
   async findEndpoint(em: EntityManager, organizationId: string, id: string): Promise<WebhookEndpoint | null> {
     const [row] = await rows<EndpointRow>(
       em,
@@ -134,24 +168,14 @@ export class WebhookRepository {
     organizationId: string,
     page: Page,
   ): Promise<{ items: WebhookEndpoint[]; total: number }> {
-    const found = await rows<EndpointRow & { total: string }>(
+    const { rows: found, total } = await pageWithTotal<EndpointRow>(
       em,
       `SELECT ${ENDPOINT_COLUMNS}, count(*) OVER () AS total FROM webhook_endpoints
         WHERE organization_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`,
-      [organizationId, page.limit, page.offset],
+      'SELECT count(*) AS n FROM webhook_endpoints WHERE organization_id = $1',
+      [organizationId],
+      page,
     );
-    const total =
-      found.length > 0
-        ? Number(found[0]!.total)
-        : Number(
-            (
-              await rows<{ n: string }>(
-                em,
-                'SELECT count(*) AS n FROM webhook_endpoints WHERE organization_id = $1',
-                [organizationId],
-              )
-            )[0]!.n,
-          );
     return { items: found.map(toEndpoint), total };
   }
 
@@ -222,21 +246,16 @@ export class WebhookRepository {
     status: DeliveryStatus | undefined,
     page: Page,
   ): Promise<{ items: WebhookDelivery[]; total: number }> {
-    const found = await rows<DeliveryRow & { total: string }>(
+    const { rows: found, total } = await pageWithTotal<DeliveryRow>(
       em,
       `SELECT ${DELIVERY_COLUMNS}, count(*) OVER () AS total FROM webhook_deliveries
         WHERE organization_id = $1 AND endpoint_id = $2 AND ($3::text IS NULL OR status = $3)
         ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
-      [organizationId, endpointId, status ?? null, page.limit, page.offset],
-    );
-    if (found.length > 0 || page.offset === 0)
-      return { items: found.map(toDelivery), total: found.length > 0 ? Number(found[0]!.total) : 0 };
-    const [count] = await rows<{ n: string }>(
-      em,
       'SELECT count(*) AS n FROM webhook_deliveries WHERE organization_id = $1 AND endpoint_id = $2 AND ($3::text IS NULL OR status = $3)',
       [organizationId, endpointId, status ?? null],
+      page,
     );
-    return { items: [], total: Number(count!.n) };
+    return { items: found.map(toDelivery), total };
   }
 
   async findDelivery(
@@ -324,7 +343,10 @@ export class WebhookRepository {
 
   /**
    * Claims up to `limit` due deliveries for one attempt each: SKIP LOCKED against other instances
-   * claiming now, and a lease (`lease_until`) against ones whose attempt is still under way.
+   * claiming now, and a lease (`lease_until`) against ones whose attempt is still under way. Only
+   * deliveries of enabled endpoints are due: those of a disabled endpoint (PATCH `enabled: false`, or
+   * a `410 Gone`) stay `pending`, untouched, and resume when it is enabled again. The endpoint is
+   * checked in the choice of `due` itself, so they never take the places of deliveries that can go.
    */
   async claimDue(em: EntityManager, now: Date, lease: Date, limit: number): Promise<ClaimedDelivery[]> {
     const claimed = await rows<{
@@ -346,12 +368,15 @@ export class WebhookRepository {
       `WITH due AS (
          SELECT organization_id, id FROM webhook_deliveries
           WHERE status = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
+            AND EXISTS (SELECT 1 FROM webhook_endpoints w
+                         WHERE w.organization_id = webhook_deliveries.organization_id
+                           AND w.id = webhook_deliveries.endpoint_id AND w.enabled)
           ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED
        )
        UPDATE webhook_deliveries d SET lease_until = $2, attempts = d.attempts + 1, last_attempt_at = $1
          FROM due, webhook_endpoints w, outbox_events e
         WHERE d.organization_id = due.organization_id AND d.id = due.id
-          AND w.organization_id = d.organization_id AND w.id = d.endpoint_id
+          AND w.organization_id = d.organization_id AND w.id = d.endpoint_id AND w.enabled
           AND e.organization_id = d.organization_id AND e.id = d.event_id
        RETURNING d.organization_id, d.id, d.attempts, w.id AS endpoint_id, w.url, w.secret, w.previous_secret,
                  w.previous_secret_expires_at, e.id AS event_id, e.type, e.created_at, e.data, e.previous_status`,
@@ -426,7 +451,8 @@ export class WebhookRepository {
    * among transactions that can no longer be overtaken. Events are ordered by the id of the
    * transaction that wrote them, then by their order in it; only transactions older than every
    * transaction still running (`pg_snapshot_xmin`) are shown, so an event can never appear behind
-   * a position a reader has already passed.
+   * a position a reader has already passed. The ORDER BY names the table's columns: a bare `tx_id`
+   * would be the text output column of the same name, ordering transaction 1000 before 951.
    */
   async changes(
     em: EntityManager,
@@ -451,7 +477,7 @@ export class WebhookRepository {
           AND ($2::xid8 IS NULL OR (tx_id, seq) > ($2::xid8, $3::bigint))
           AND tx_id < pg_snapshot_xmin(pg_current_snapshot())
           AND type = ANY ($4::text[])
-        ORDER BY tx_id, seq
+        ORDER BY outbox_events.tx_id, outbox_events.seq
         LIMIT $5`,
       [organizationId, after?.txId ?? null, after?.seq ?? null, types, limit],
     );
