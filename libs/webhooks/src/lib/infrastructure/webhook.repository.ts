@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Page, returnedRows } from '@almanac/shared';
+import { Page, pageWithTotal, rowsOf } from '@almanac/shared';
 import type { EntityManager } from 'typeorm';
 import { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '../domain/webhook';
 
@@ -94,28 +94,6 @@ function toDelivery(row: DeliveryRow): WebhookDelivery {
   };
 }
 
-async function rows<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
-  return returnedRows<T>(await em.query(sql, params));
-}
-
-/**
- * A page read with `count(*) OVER ()` in `pageSql`, whose last two parameters are LIMIT and OFFSET.
- * An empty page carries no count: at offset 0 the total is 0, past the last row it is read once
- * more with `countSql` (the same parameters without LIMIT and OFFSET).
- */
-async function pageWithTotal<T>(
-  em: EntityManager,
-  pageSql: string,
-  countSql: string,
-  params: unknown[],
-  page: Page,
-): Promise<{ rows: T[]; total: number }> {
-  const found = await rows<T & { total: string }>(em, pageSql, [...params, page.limit, page.offset]);
-  if (found.length > 0) return { rows: found, total: Number(found[0]!.total) };
-  if (page.offset === 0) return { rows: [], total: 0 };
-  const [count] = await rows<{ n: string }>(em, countSql, params);
-  return { rows: [], total: Number(count!.n) };
-}
 
 /** Endpoints, deliveries, the fan-out of the outbox and the change feed: every statement of the webhooks context. */
 @Injectable()
@@ -148,14 +126,14 @@ export class WebhookRepository {
   }
 
   async countEndpoints(em: EntityManager, organizationId: string): Promise<number> {
-    const [row] = await rows<{ n: string }>(em, 'SELECT count(*) AS n FROM webhook_endpoints WHERE organization_id = $1', [
+    const [row] = await rowsOf<{ n: string }>(em, 'SELECT count(*) AS n FROM webhook_endpoints WHERE organization_id = $1', [
       organizationId,
     ]);
     return Number(row!.n);
   }
 
   async findEndpoint(em: EntityManager, organizationId: string, id: string): Promise<WebhookEndpoint | null> {
-    const [row] = await rows<EndpointRow>(
+    const [row] = await rowsOf<EndpointRow>(
       em,
       `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE organization_id = $1 AND id = $2`,
       [organizationId, id],
@@ -168,13 +146,13 @@ export class WebhookRepository {
     organizationId: string,
     page: Page,
   ): Promise<{ items: WebhookEndpoint[]; total: number }> {
-    const { rows: found, total } = await pageWithTotal<EndpointRow>(
+    const { rows: found, total } = await pageWithTotal<EndpointRow & { total?: unknown }>(
       em,
       `SELECT ${ENDPOINT_COLUMNS}, count(*) OVER () AS total FROM webhook_endpoints
         WHERE organization_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`,
-      'SELECT count(*) AS n FROM webhook_endpoints WHERE organization_id = $1',
-      [organizationId],
-      page,
+      'SELECT count(*) AS total FROM webhook_endpoints WHERE organization_id = $1',
+      [organizationId, page.limit, page.offset],
+      page.offset,
     );
     return { items: found.map(toEndpoint), total };
   }
@@ -186,7 +164,7 @@ export class WebhookRepository {
     changes: Partial<Pick<WebhookEndpoint, 'url' | 'events' | 'description' | 'enabled'>>,
     now: Date,
   ): Promise<WebhookEndpoint | null> {
-    const [row] = await rows<EndpointRow>(
+    const [row] = await rowsOf<EndpointRow>(
       em,
       `UPDATE webhook_endpoints
           SET url = CASE WHEN $3 THEN $4 ELSE url END,
@@ -214,7 +192,7 @@ export class WebhookRepository {
   }
 
   async deleteEndpoint(em: EntityManager, organizationId: string, id: string): Promise<boolean> {
-    const deleted = await rows(
+    const deleted = await rowsOf(
       em,
       'DELETE FROM webhook_endpoints WHERE organization_id = $1 AND id = $2 RETURNING id',
       [organizationId, id],
@@ -230,7 +208,7 @@ export class WebhookRepository {
     now: Date,
     overlapUntil: Date,
   ): Promise<WebhookEndpoint | null> {
-    const [row] = await rows<EndpointRow>(
+    const [row] = await rowsOf<EndpointRow>(
       em,
       `UPDATE webhook_endpoints SET previous_secret = secret, previous_secret_expires_at = $4, secret = $3, updated_at = $5
         WHERE organization_id = $1 AND id = $2 RETURNING ${ENDPOINT_COLUMNS}`,
@@ -246,14 +224,14 @@ export class WebhookRepository {
     status: DeliveryStatus | undefined,
     page: Page,
   ): Promise<{ items: WebhookDelivery[]; total: number }> {
-    const { rows: found, total } = await pageWithTotal<DeliveryRow>(
+    const { rows: found, total } = await pageWithTotal<DeliveryRow & { total?: unknown }>(
       em,
       `SELECT ${DELIVERY_COLUMNS}, count(*) OVER () AS total FROM webhook_deliveries
         WHERE organization_id = $1 AND endpoint_id = $2 AND ($3::text IS NULL OR status = $3)
         ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
-      'SELECT count(*) AS n FROM webhook_deliveries WHERE organization_id = $1 AND endpoint_id = $2 AND ($3::text IS NULL OR status = $3)',
-      [organizationId, endpointId, status ?? null],
-      page,
+      'SELECT count(*) AS total FROM webhook_deliveries WHERE organization_id = $1 AND endpoint_id = $2 AND ($3::text IS NULL OR status = $3)',
+      [organizationId, endpointId, status ?? null, page.limit, page.offset],
+      page.offset,
     );
     return { items: found.map(toDelivery), total };
   }
@@ -264,7 +242,7 @@ export class WebhookRepository {
     endpointId: string,
     id: string,
   ): Promise<WebhookDelivery | null> {
-    const [row] = await rows<DeliveryRow>(
+    const [row] = await rowsOf<DeliveryRow>(
       em,
       `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE organization_id = $1 AND endpoint_id = $2 AND id = $3`,
       [organizationId, endpointId, id],
@@ -280,7 +258,7 @@ export class WebhookRepository {
     id: string,
     now: Date,
   ): Promise<WebhookDelivery | null> {
-    const [row] = await rows<DeliveryRow>(
+    const [row] = await rowsOf<DeliveryRow>(
       em,
       `UPDATE webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = $4, lease_until = NULL
         WHERE organization_id = $1 AND endpoint_id = $2 AND id = $3 RETURNING ${DELIVERY_COLUMNS}`,
@@ -303,7 +281,7 @@ export class WebhookRepository {
       organizationId,
       eventId,
     ]);
-    const [row] = await rows<DeliveryRow>(
+    const [row] = await rowsOf<DeliveryRow>(
       em,
       `INSERT INTO webhook_deliveries (organization_id, id, endpoint_id, event_id, event_type, status, attempts, next_attempt_at, created_at)
        VALUES ($1, $2, $3, $4, $5, 'pending', 0, $6, $6) RETURNING ${DELIVERY_COLUMNS}`,
@@ -318,7 +296,7 @@ export class WebhookRepository {
    * so concurrent instances fan out each event exactly once.
    */
   async fanOut(em: EntityManager, now: Date, limit: number): Promise<{ events: number; deliveries: number }> {
-    const [row] = await rows<{ events: string; deliveries: string }>(
+    const [row] = await rowsOf<{ events: string; deliveries: string }>(
       em,
       `WITH claimed AS (
          SELECT organization_id, id FROM outbox_events WHERE NOT fanned_out ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED
@@ -349,7 +327,7 @@ export class WebhookRepository {
    * checked in the choice of `due` itself, so they never take the places of deliveries that can go.
    */
   async claimDue(em: EntityManager, now: Date, lease: Date, limit: number): Promise<ClaimedDelivery[]> {
-    const claimed = await rows<{
+    const claimed = await rowsOf<{
       organization_id: string;
       id: string;
       attempts: number;
@@ -461,7 +439,7 @@ export class WebhookRepository {
     types: string[],
     limit: number,
   ): Promise<FeedEvent[]> {
-    const found = await rows<{
+    const found = await rowsOf<{
       id: string;
       type: string;
       created_at: Date;
