@@ -685,7 +685,7 @@ async function main() {
       }
     }
 
-    // Slots as one client sees them (api-decisions §12: a 62-day query < 20 ms p95 at one client).
+    // Slots as one client sees them (the target: a 62-day query < 20 ms p95 at one client).
     let slotsLatency = null;
     const slotsScenario = scenarios.find((scenario) => scenario.id === 'slots');
     if (slotsScenario) {

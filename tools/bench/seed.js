@@ -352,7 +352,7 @@ async function seed(client, options) {
   step(`${bookingRows.length} bookings`);
   bookingRows.length = 0;
 
-  // Slots (api-decisions §12): one schedule open on weekdays 08:00–20:00 in Paris, with 5,000 PENDING
+  // Slots: one schedule open on weekdays 08:00–20:00 in Paris, with 5,000 PENDING
   // 20-minute bookings every 30 minutes (at :05 and :35) from tomorrow on (about 104 days, so a
   // 62-day query meets some 3,000 of them), a third of them of a 10-minute event type with a 5-minute
   // interval and a daily limit: the 10-minute gaps leave two slots an hour.

@@ -1,4 +1,4 @@
--- Almanac on Citus, distributed by organization_id (api-decisions §18).
+-- Almanac on Citus, distributed by organization_id (docs/contract/operations.md).
 -- Run once on the coordinator after `npm run migrate`, in this order (referenced tables first).
 -- schema_migrations stays a local table of the coordinator (migrations run there only).
 

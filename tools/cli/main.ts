@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { AppConfig, DomainError, EmbeddedDatabaseInUseError, migrateDatabase, startEmbeddedPostgres } from '@almanac/shared';
 import { isIdentityCommand, parseArgs, runIdentityCommand, UsageError, USAGE, validateFlags } from './commands';
 
-/** The CLI of api-decisions §11: JSON on stdout, errors as JSON on stderr, logs off. */
+/** The CLI (README.md, "Command line"): JSON on stdout, errors as JSON on stderr, logs off. */
 function cliConfig(): AppConfig {
   return new AppConfig({ ...AppConfig.fromEnv(), logLevel: 'silent', seedDemo: false });
 }

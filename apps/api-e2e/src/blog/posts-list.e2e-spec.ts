@@ -2,7 +2,7 @@ import { createTestApp, Tenant, TestApp } from '../support/test-app';
 import { BlogFixtures, blogFixtures, idsOf } from './blog-fixtures';
 
 /**
- * GET /api/v1/posts: every filter, order and default of §4.4 and api-decisions §5/§8, against a fixed
+ * GET /api/v1/posts: every filter, order, pagination rule and default (docs/contract/blog.md), against a fixed
  * set of eight posts whose expected orders are written out by hand.
  */
 describe('posts: list, filters, order and pagination (e2e)', () => {

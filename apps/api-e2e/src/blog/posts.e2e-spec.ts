@@ -22,7 +22,7 @@ describe('posts: create, read, update, delete (e2e)', () => {
   });
 
   describe('create', () => {
-    it('applies the defaults of §4.4 and answers 201 with Location and the full representation', async () => {
+    it('applies the create defaults (draft, not featured) and answers 201 with Location and the full representation', async () => {
       const res = await t.api.post('/api/v1/posts').set(a.auth).send({ title: 'Minimal', slug: 'minimal' }).expect(201);
       const post = res.body.data;
       expect(post).toEqual({

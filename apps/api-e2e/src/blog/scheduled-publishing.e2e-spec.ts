@@ -4,7 +4,7 @@ import { createTestApp, Tenant, TestApp } from '../support/test-app';
 import { BlogFixtures, blogFixtures, idsOf } from './blog-fixtures';
 
 /**
- * Scheduled posts (api-decisions §8): read as published once due, published for real by the
+ * Scheduled posts: read as published once due, published for real by the
  * publisher exactly once even with several instances, and caught up at start-up.
  */
 describe('posts: scheduled publishing (e2e)', () => {

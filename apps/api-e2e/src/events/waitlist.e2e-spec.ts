@@ -1,6 +1,6 @@
 import { createTestApp, Tenant, TestApp } from '../support/test-app';
 
-/** The waiting list (api-decisions §15): race-free admission and promotion, dense positions. */
+/** The waiting list: race-free admission and promotion, dense positions. */
 describe('events: waiting list (e2e)', () => {
   let t: TestApp;
   let a: Tenant;

@@ -87,7 +87,7 @@ describe('CLI (e2e)', () => {
     });
 
     const allScopes = json((await cli('api-key:create', '--org', orgOut['id'])).stdout);
-    // No --scopes: all eight (api-decisions Part II adds webhooks:read and webhooks:write).
+    // No --scopes: all eight, webhooks:read and webhooks:write included.
     expect(allScopes['scopes']).toEqual([
       'bookings:read',
       'bookings:write',

@@ -1,6 +1,6 @@
 import { createTestApp, Tenant, TestApp } from '../support/test-app';
 
-/** Hostile validators and queries on the HTTP-semantics paths (§16, §19): never a 5xx, never a write. */
+/** Hostile validators and queries on the HTTP-semantics paths (ETag, If-Match, Link): never a 5xx, never a write. */
 describe('robustness: conditional headers and Link with hostile input (e2e)', () => {
   let t: TestApp;
   let a: Tenant;

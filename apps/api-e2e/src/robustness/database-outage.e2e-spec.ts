@@ -17,7 +17,7 @@ async function eventually(probe: () => Promise<boolean>, ms = 30_000): Promise<v
 }
 
 /**
- * api-decisions §19: while PostgreSQL is away every request that needs it answers 503
+ * While PostgreSQL is away every request that needs it answers 503
  * `database_unavailable` with Retry-After, readiness is 503 and liveness 200; when it comes back the
  * service answers again without a restart. A real PostgreSQL of its own is stopped and started.
  */

@@ -27,7 +27,7 @@ const nestedArrays = (depth: number) => Buffer.from('['.repeat(depth) + ']'.repe
 const nestedObjects = (depth: number) => Buffer.from('{"a":'.repeat(depth) + '1' + '}'.repeat(depth));
 
 /**
- * Bodies nested deeper than 64 levels are refused at parse time (api-decisions §19), by a real server
+ * Bodies nested deeper than 64 levels are refused at parse time, by a real server
  * process: a stack overflow there would kill the process, not just fail a request.
  */
 describe('hostile bodies against the built server process (e2e)', () => {

@@ -75,7 +75,7 @@ describe('availability and slots (e2e)', () => {
       [{ date_overrides: [{ date: '2026-12-24', intervals: [] }, { date: '2026-12-24', intervals: [] }] }, 'date_overrides'],
       [{ date_overrides: [{ date: '2026-13-01', intervals: [] }] }, 'date_overrides'],
       [{ date_overrides: null }, 'date_overrides'],
-      // Unknown members are refused as in every body (§3), at every depth.
+      // Unknown members are refused as in every body, at every depth.
       [{ availability: [{ days: ['mon'], start: '09:00', end: '17:00', timezone: 'UTC' }] }, 'availability'],
       [{ date_overrides: [{ date: '2026-12-24', intervals: [], note: 'x' }] }, 'date_overrides'],
       [{ date_overrides: [{ date: '2026-12-24', intervals: [{ start: '09:00', end: '10:00', label: 'x' }] }] }, 'date_overrides'],

@@ -2,7 +2,7 @@ import { createTestApp, Tenant, TestApp } from '../support/test-app';
 import { BOOKING_FIELDS, createEventType, createSchedule, fieldsOf, SCHEDULING_TEST_CONFIG, UNKNOWN_ID } from './scheduling-helpers';
 
 /**
- * One fixed data set, each filter of interface §4.1 proven to include what it should and to exclude
+ * One fixed data set, each filter of `GET /api/v1/bookings` proven to include what it should and to exclude
  * what it should not. Names b1…b7 are bookings; results are compared as ordered lists of names.
  */
 describe('booking list filters (e2e)', () => {

@@ -5,7 +5,7 @@ import { bookingBody, createBooking, createSchedule, SCHEDULING_TEST_CONFIG, slo
 const STATUSES = ['PENDING', 'CONFIRMED', 'CANCELLED', 'COMPLETED', 'NO_SHOW'] as const;
 type Status = (typeof STATUSES)[number];
 
-/** Interface §3.1, the only moves Update Booking makes. */
+/** The only moves Update Booking makes, written out independently of the domain table. */
 const ALLOWED = new Set(['PENDING>CONFIRMED', 'PENDING>CANCELLED', 'CONFIRMED>COMPLETED', 'CONFIRMED>CANCELLED', 'CONFIRMED>NO_SHOW']);
 
 /** How to reach each status from PENDING through allowed moves. */

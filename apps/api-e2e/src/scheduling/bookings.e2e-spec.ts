@@ -112,7 +112,7 @@ describe('bookings (e2e)', () => {
         attendee_timezone: 'Europe/London',
         attendee_notes: 'Bring "notes" <b>',
         metadata: { source: 'web', visits: 3, vip: true, ref: null, ratio: 0.5 },
-        // requires_approval does not change the initial status (interface §3.1).
+        // requires_approval does not change the initial status: every new booking is PENDING.
         status: 'PENDING',
       });
     });

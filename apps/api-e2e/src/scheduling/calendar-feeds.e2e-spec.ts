@@ -5,7 +5,7 @@ import { bookingBody, createSchedule } from './scheduling-helpers';
 
 const ORIGIN = 'http://localhost:3000';
 
-/** Calendar feeds out (api-decisions §14): exact RFC 5545, conditional requests, and our own import reading them. */
+/** Calendar feeds out: exact RFC 5545, conditional requests, and our own import reading them. */
 describe('calendar feeds (e2e)', () => {
   let t: TestApp;
   let a: Tenant;

@@ -6,7 +6,7 @@ const ROOT = join(__dirname, '../../../..');
 const LOCAL = ['schema_migrations'];
 
 /**
- * The schema is ready for Citus (api-decisions §18): after every migration, the catalog shows that each
+ * The schema is ready for Citus (docs/contract/operations.md): after every migration, the catalog shows that each
  * table is named in tools/citus/distribute.sql, and that no distributed table breaks what Citus needs
  * (keys, unique and exclusion constraints, foreign keys that carry organization_id).
  */

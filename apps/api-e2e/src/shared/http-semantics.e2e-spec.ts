@@ -2,7 +2,7 @@ import { changeFeedCaughtUp } from '../support/change-feed';
 import { createTestApp, Tenant, TestApp } from '../support/test-app';
 
 /**
- * HTTP semantics (api-decisions §16): strong ETags and If-None-Match on every single-record GET,
+ * HTTP semantics (docs/contract/http.md): strong ETags and If-None-Match on every single-record GET,
  * If-Match on every PATCH and DELETE (checked in the write's transaction), Link on every page,
  * RateLimit-Policy beside the rate-limit headers.
  */

@@ -19,7 +19,7 @@ async function eventually(probe: () => Promise<boolean>, ms = 30_000): Promise<v
 }
 
 /**
- * api-decisions §18: three real processes of the built app, started at the same moment on one fresh,
+ * Many instances, one database: three real processes of the built app, started at the same moment on one fresh,
  * unmigrated database, behave as one. (Webhook delivery across processes: webhook-processes.e2e-spec.ts.)
  */
 describe('three instances on one database (e2e)', () => {

@@ -3,7 +3,7 @@ import { createTestApp, Tenant, TestApp } from '../support/test-app';
 
 /**
  * Every change announced exactly once through the outbox, in its own transaction; a change that fails
- * announces nothing (api-decisions §13). Read straight from `outbox_events`.
+ * announces nothing. Read straight from `outbox_events`.
  */
 describe('domain events of bookings, events and registrations (e2e)', () => {
   let t: TestApp;

@@ -15,7 +15,7 @@ async function eventually(probe: () => Promise<boolean>, ms = 60_000): Promise<v
   throw new Error('condition not reached in time');
 }
 
-/** Webhook delivery across real server processes on one database (api-decisions §13, §18). */
+/** Webhook delivery across real server processes on one database: each event once per endpoint. */
 describe('webhook delivery by real server processes (e2e)', () => {
   const receiver = new Receiver();
   let url: string;

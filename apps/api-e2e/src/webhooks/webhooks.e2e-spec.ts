@@ -7,7 +7,7 @@ import { Receiver } from './receiver';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** api-decisions §13, against real loopback receivers; the dispatcher is driven by the test (runOnce). */
+/** Webhooks (docs/contract/webhooks.md), against real loopback receivers; the dispatcher is driven by the test (runOnce). */
 describe('webhooks (e2e)', () => {
   let t: TestApp;
   let a: Tenant;

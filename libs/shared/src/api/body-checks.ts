@@ -37,7 +37,7 @@ function isWellFormed(text: string): boolean {
   return (text as string & { isWellFormed(): boolean }).isWellFormed();
 }
 
-/** At most this many problems are reported for one body (api-decisions §3). */
+/** At most this many problems are reported for one body (docs/contract/http.md, "Errors"). */
 export const MAX_REPORTED_ERRORS = 100;
 
 /**

@@ -6,7 +6,7 @@ import { DomainError } from '../domain/domain-error';
 import { entityTagOf, parseEntityTags } from './http-semantics';
 
 /**
- * HTTP conditional requests (RFC 9110 §13, api-decisions §16), written once for every context:
+ * HTTP conditional requests (RFC 9110 §13; docs/contract/http.md), written once for every context:
  *
  * - A route decorated with `@Conditional()` answers with a strong `ETag`: the SHA-256 of the exact
  *   JSON body it sends, so it changes with every change of what the client sees (a renamed tag in a

@@ -2,7 +2,7 @@
 export const PROBLEM_TYPE_BASE = 'https://almanac.dev/problems/';
 
 /**
- * HTTP status of the kernel's error codes (api-decisions §3): those of `@almanac/shared` itself and
+ * HTTP status of the kernel's error codes (the table: docs/contract/http.md): those of `@almanac/shared` itself and
  * those several contexts use. A context's own codes live in the context and are registered from its
  * module with `registerErrorCodes` (e.g. `SCHEDULING_ERROR_CODES` in libs/scheduling).
  */

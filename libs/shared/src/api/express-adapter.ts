@@ -21,7 +21,7 @@ const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
  *   the prototypes of both objects, and every middleware is one more turn of its router.
  * - A handler's JSON result is written with one `JSON.stringify` and `res.end`, instead of
  *   `res.json` → `res.send` (content-type parsing, charset rewriting, Express's own weak ETags, which are off).
- *   Here too the answer gets what api-decisions §16 asks of it: the strong ETag of a `@Conditional()`
+ *   Here too the answer gets the HTTP semantics every route promises: the strong ETag of a `@Conditional()`
  *   route (304 for a GET whose If-None-Match names it) and the `Link` header of a page. Anything else (no body, streams, errors, a Content-Type set by
  *   the handler) still goes through Nest's own reply.
  */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 
-// HTTP semantics of api-decisions §16 as plain functions (no framework): the app's adapter calls them
+// HTTP semantics (ETag, If-None-Match, Link; docs/contract/http.md) as plain functions (no framework): the app's adapter calls them
 // on every answer.
 
 /** The strong entity tag of a JSON body as sent (quotes included). */

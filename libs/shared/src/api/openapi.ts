@@ -150,7 +150,7 @@ export function applyV1Conventions(document: OpenAPIObject): OpenAPIObject {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
       const responses = (operation['responses'] ??= {}) as Record<string, Json>;
       if (operation[CONDITIONAL_EXTENSION]) documentConditional(method, operation, responses);
-      // Anything that reads the database answers 503 while it is unreachable (api-decisions §19).
+      // Anything that reads the database answers 503 `database_unavailable` while it is unreachable.
       if (path !== '/health/live') {
         responses['503'] ??= {
           description: 'The database is unreachable (`database_unavailable`); retry after Retry-After',

@@ -25,7 +25,7 @@ export function flattenValidationErrors(errors: ValidationError[], parent = '', 
 
 /**
  * Validation the API applies to every body and query: whitelist, no coercion of JSON. Unknown body
- * fields are refused (400); unknown query parameters are ignored (api-decisions §4).
+ * fields are refused (400); unknown query parameters are ignored (docs/contract/http.md, "Formats").
  */
 export function createValidationPipe(): PipeTransform {
   const body = buildPipe(true);

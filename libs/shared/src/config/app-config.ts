@@ -1,4 +1,4 @@
-/** Runtime configuration, read once from the environment (api-decisions §11). */
+/** Runtime configuration, read once from the environment (the variables: README.md, "Configuration"). */
 export class AppConfig {
   readonly port: number;
   readonly databaseUrl: string | undefined;

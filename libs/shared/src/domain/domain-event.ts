@@ -3,7 +3,7 @@
  * A context records it through the `Outbox` port in the same transaction as the change itself.
  */
 export interface DomainEvent {
-  /** `booking.created`, `registration.promoted`, … (api-decisions §13). */
+  /** `booking.created`, `registration.promoted`, … (the list: docs/contract/webhooks.md). */
   type: string;
   organizationId: string;
   /** The resource exactly as the API's single GET returns it; a deleted one: `{ id, deleted: true }`. */

@@ -7,7 +7,7 @@ import { DataSource } from 'typeorm';
 import { SearchRankingCache } from '../infrastructure/search-ranking-cache';
 
 /**
- * Publishes scheduled posts whose time has come (api-decisions §8).
+ * Publishes scheduled posts whose time has come (docs/contract/blog.md, "Scheduled publishing").
  *
  * Durable: the schedule is the row itself (status + published_at), nothing lives in memory.
  * At most once: each claim is one UPDATE over rows locked FOR UPDATE SKIP LOCKED, so instances

@@ -1,4 +1,4 @@
-/** The elements of a post's `content` array (interface §2.7), as stored and returned. */
+/** The elements of a post's `content` array, as stored and returned. */
 export const CONTENT_BLOCK_TYPES = ['heading', 'paragraph', 'image', 'list', 'quote'] as const;
 export type ContentBlockType = (typeof CONTENT_BLOCK_TYPES)[number];
 

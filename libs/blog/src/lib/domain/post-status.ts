@@ -4,7 +4,7 @@ export const POST_STATUSES = ['draft', 'published', 'scheduled', 'archived'] as 
 export type PostStatus = (typeof POST_STATUSES)[number];
 
 /**
- * Where a post's status may move. The interface leaves post transitions open; every move is allowed
+ * Where a post's status may move. Every move is allowed
  * (an author may unpublish, archive, restore or reschedule at will). What constrains a post is not
  * the move but its publication date: see `resolvePublication`.
  */
@@ -32,7 +32,7 @@ export interface Publication {
 }
 
 /**
- * The status and publication date a post ends up with (api-decisions §8).
+ * The status and publication date a post ends up with (docs/contract/blog.md).
  *
  * - `current` is the stored state (absent on create); an overdue scheduled post counts as published.
  * - `status` / `publishedAt` are what the request asked for (`undefined`: not mentioned; `null`

@@ -36,7 +36,7 @@ export interface PostView {
   readonly content?: readonly ContentBlock[];
 }
 
-/** The list filters of `GET /posts` (interface §4.4); all of them AND together. */
+/** The list filters of `GET /posts`; all of them AND together. */
 export interface PostListCriteria {
   readonly organizationId: string;
   readonly status?: PostStatus;

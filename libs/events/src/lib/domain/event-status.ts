@@ -4,7 +4,7 @@ export const EVENT_STATUSES = ['draft', 'published', 'cancelled'] as const;
 export type EventStatus = (typeof EVENT_STATUSES)[number];
 
 /**
- * Where an event's status may move (api-decisions §7). Cancelled is final. Setting the current
+ * Where an event's status may move. Cancelled is final. Setting the current
  * status again is not a move at all and is handled before the table is consulted.
  */
 export const EVENT_TRANSITIONS: TransitionTable<EventStatus> = {

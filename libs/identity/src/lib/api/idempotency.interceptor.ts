@@ -11,7 +11,7 @@ import type { RequestWithPrincipal } from './api-key.guard';
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 
 /**
- * `Idempotency-Key` on `POST /api/v1/*` (api-decisions §10), for every context: the first successful
+ * `Idempotency-Key` on `POST /api/v1/*` (docs/contract/http.md), for every context: the first successful
  * response is stored per organization and key for 24 h and replayed with `Idempotent-Replayed: true`;
  * the same key with another request → 422 `idempotency_key_reused`; while the first runs → 409
  * `idempotency_in_progress`. Error responses are not stored: the key is released so the client can

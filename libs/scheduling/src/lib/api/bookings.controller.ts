@@ -114,7 +114,7 @@ export class BookingsController {
   @ApiOperation({
     summary: 'Update a booking',
     description:
-      'Status moves (§3.1), details, attendee fields, metadata (replaced) and reschedule (start_time + end_time, PENDING or CONFIRMED only; checked against availability like a create: 409 slot_unavailable). An empty body, or an unknown or read-only field: 400.',
+      'Status moves (PENDING → CONFIRMED | CANCELLED, CONFIRMED → COMPLETED | CANCELLED | NO_SHOW), details, attendee fields, metadata (replaced) and reschedule (start_time + end_time, PENDING or CONFIRMED only; checked against availability like a create: 409 slot_unavailable). An empty body, or an unknown or read-only field: 400.',
   })
   @ApiDataResponse(BookingResponse)
   @ApiProblems(400, 403, 404, 413, 415)

@@ -15,7 +15,7 @@ export class BookingConflictProblem extends Problem {
 
 /**
  * 409 of a booking write: `booking_overlap`, `invalid_transition`, or `slot_unavailable` whose
- * problem carries a `reason` member (api-decisions §12).
+ * problem carries a `reason` member (the reasons: docs/contract/scheduling.md).
  */
 export function ApiBookingConflict(): MethodDecorator {
   return applyDecorators(

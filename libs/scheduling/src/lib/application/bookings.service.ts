@@ -68,7 +68,7 @@ export class BookingsService {
   ) {}
 
   /**
-   * New bookings are PENDING (interface §3.1), whatever the event type's `requires_approval` says.
+   * New bookings are PENDING, whatever the event type's `requires_approval` says.
    * Title defaults to the event type's title, else "Booking"; timezone to the schedule's; location
    * type to the event type's. The overlap rule is the exclusion constraint's: concurrent creates for
    * the same time cannot both succeed.
@@ -165,7 +165,7 @@ export class BookingsService {
     if (reason) throw new SlotUnavailableError(reason);
   }
 
-  /** A reschedule of a booking made with an event type must fit, as a new booking would (§12). */
+  /** A reschedule of a booking made with an event type must fit the schedule's availability, as a new booking would. */
   private async assertRescheduleFits(
     tx: EntityManager,
     current: Booking,

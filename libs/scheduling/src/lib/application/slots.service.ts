@@ -36,7 +36,7 @@ export class SlotsService {
     private readonly clock: Clock,
   ) {}
 
-  /** Every slot of the range (api-decisions §12), sorted by start, and the time zone they are told in. */
+  /** Every slot of the range (docs/contract/scheduling.md), sorted by start, and the time zone they are told in. */
   async list(organizationId: string, command: SlotsCommand): Promise<{ slots: Slot[]; timezone: string }> {
     // An id that is not a UUID names no record, like an unknown one.
     if (!isUuid(command.scheduleId)) throw new NotFoundError('Schedule');

@@ -1,7 +1,7 @@
 import { Temporal } from 'temporal-polyfill';
 
 /**
- * Schedule availability (api-decisions §12): weekly rules and date overrides in wall-clock time of
+ * Schedule availability (docs/contract/scheduling.md): weekly rules and date overrides in wall-clock time of
  * the schedule's time zone, turned into UTC windows. Plain TypeScript: no Nest, no SQL.
  */
 
@@ -10,7 +10,7 @@ export type Weekday = (typeof WEEKDAYS)[number];
 
 export const MAX_WEEKLY_RULES = 50;
 export const MAX_DATE_OVERRIDES = 366;
-/** Intervals of one override (a bound of ours: §12 sets none; 48 half-hour pieces make a day). */
+/** Intervals of one override (a bound that keeps the work per day small; 48 half-hour pieces make a day). */
 export const MAX_OVERRIDE_INTERVALS = 48;
 
 export interface TimeInterval {
@@ -68,7 +68,7 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Unknown members are refused, as in every body (api-decisions §3). */
+/** Unknown members are refused, as in every body. */
 function unknownKeyProblems(
   value: Record<string, unknown>,
   allowed: readonly string[],

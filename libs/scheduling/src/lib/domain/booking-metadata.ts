@@ -1,4 +1,4 @@
-/** Custom key/value data on a booking: flat, small, JSON-scalar values only (api-decisions §6). */
+/** Custom key/value data on a booking: flat, small, JSON-scalar values only. */
 export type BookingMetadata = Record<string, string | number | boolean | null>;
 
 export const METADATA_MAX_KEYS = 50;

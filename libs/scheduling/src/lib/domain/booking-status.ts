@@ -11,7 +11,7 @@ export function isActiveBookingStatus(status: BookingStatus): boolean {
 }
 
 /**
- * The moves Update Booking may make (interface §3.1), and nothing else: setting the current status
+ * The moves Update Booking may make, and nothing else: setting the current status
  * again is not in the table either, so it is refused like any other move.
  */
 export const BOOKING_TRANSITIONS: TransitionTable<BookingStatus> = {

@@ -8,7 +8,7 @@ import {
   planCancellation,
 } from './booking-status';
 
-/** Interface §3.1, written out independently of the table under test. */
+/** The moves Update Booking may make, written out independently of the table under test. */
 const ALLOWED = new Set([
   'PENDING>CONFIRMED',
   'PENDING>CANCELLED',

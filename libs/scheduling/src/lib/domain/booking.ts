@@ -87,9 +87,9 @@ export interface NewBookingInput {
 }
 
 /**
- * A new booking (interface §3.1): PENDING whatever the event type's `requires_approval`; title from
+ * A new booking: PENDING whatever the event type's `requires_approval`; title from
  * the event type, else "Booking"; timezone from the schedule; location type from the event type;
- * the event type's buffers as they are now (§12).
+ * the event type's buffers as they are now.
  */
 export function newBooking(input: NewBookingInput, now: Date): Booking {
   const eventType = input.eventType;
@@ -140,7 +140,7 @@ export interface PlannedBookingUpdate {
    * move, or a reschedule (only PENDING or CONFIRMED bookings move). Undefined: any status will do.
    */
   readonly expectedStatus?: BookingStatus;
-  /** The new time, when the PATCH reschedules (it must then fit the availability, §12). */
+  /** The new time, when the PATCH reschedules (it must then fit the availability). */
   readonly reschedule?: { readonly startTime: Date; readonly endTime: Date };
   /** The event that announces the change, and the status before it for a status move. */
   readonly event: string;

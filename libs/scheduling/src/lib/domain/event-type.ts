@@ -1,7 +1,7 @@
 import { DEFAULT_EVENT_TYPE_LOCATION, LocationType } from './location-type';
 import type { BookingRules } from './slots';
 
-/** An event type: what it is, and the booking rules of §12 it gives its bookings (`BookingRules`). */
+/** An event type: what it is, and the booking rules it gives its bookings (`BookingRules`). */
 export interface EventType extends BookingRules {
   readonly id: string;
   readonly organizationId: string;
@@ -49,7 +49,7 @@ export interface EventTypeInput {
 }
 
 /**
- * A new event type with the defaults of api-decisions: location video, no approval, active;
+ * A new event type with its defaults: location video, no approval, active;
  * description, location details and colour null; buffers and notice 0; interval, window of days and
  * daily limit null.
  */

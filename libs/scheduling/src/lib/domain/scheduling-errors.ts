@@ -25,7 +25,7 @@ const SLOT_UNAVAILABLE_DETAIL: Record<SlotUnavailableReason, string> = {
   daily_limit: 'The event type has reached its daily limit of bookings on this schedule that day.',
 };
 
-/** 409 `slot_unavailable` with a `reason` member (api-decisions §12). */
+/** 409 `slot_unavailable` with a `reason` member saying which rule the time breaks. */
 export class SlotUnavailableError extends DomainError {
   constructor(readonly reason: SlotUnavailableReason) {
     super('slot_unavailable', SLOT_UNAVAILABLE_DETAIL[reason], undefined, { reason });

@@ -84,7 +84,7 @@ describe('availability validation', () => {
 
 describe('wall-clock times to instants', () => {
   it.each([
-    // Paris: winter UTC+1, summer UTC+2 (the spec's example).
+    // Paris: winter UTC+1, summer UTC+2.
     ['Europe/Paris', '2027-01-15', 9 * 60, '2027-01-15T08:00:00.000Z'],
     ['Europe/Paris', '2027-07-15', 9 * 60, '2027-07-15T07:00:00.000Z'],
     // Spring forward (02:00 → 03:00): 02:30 does not exist and is 03:30.

@@ -3,14 +3,14 @@ import { Availability, hasAvailability, localDayBounds, Span, windowsBetween } f
 import { MIN_SLOT_INTERVAL } from './event-type';
 
 /**
- * Which slots a schedule offers for an event type, and whether a booking fits (api-decisions §12).
+ * Which slots a schedule offers for an event type, and whether a booking fits (docs/contract/scheduling.md).
  * Pure functions over instants in UTC milliseconds.
  */
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
 
-/** An event type's booking rules (minutes unless said otherwise), api-decisions §12. */
+/** An event type's booking rules (minutes unless said otherwise). */
 export interface BookingRules {
   /** Minutes. */
   readonly duration: number;

@@ -15,7 +15,7 @@ const LEASE_MS = 60_000;
 const DELIVERY_TIMEOUT_MS = 10_000;
 const SWEEP_EVERY_MS = 60 * 60 * 1000;
 
-/** The JSON body of a delivery and a change-feed entry (api-decisions §13). */
+/** The JSON body of a delivery and a change-feed entry (docs/contract/webhooks.md, "Payload"). */
 export function eventPayload(
   organizationId: string,
   event: ClaimedDelivery['event'],

@@ -1,4 +1,4 @@
-/** Delivery attempts and their spacing (api-decisions §13). */
+/** Delivery attempts and their spacing (docs/contract/webhooks.md, "Retries"). */
 export interface RetryPolicy {
   maxAttempts: number;
   baseSeconds: number;

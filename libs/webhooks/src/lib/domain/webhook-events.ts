@@ -1,4 +1,4 @@
-/** Every event type a webhook endpoint may subscribe to (api-decisions §13); `*` means all of them. */
+/** Every event type a webhook endpoint may subscribe to; `*` means all of them. */
 export const WEBHOOK_EVENT_TYPES = [
   'booking.created',
   'booking.updated',

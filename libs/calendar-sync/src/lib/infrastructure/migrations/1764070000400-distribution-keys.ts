@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Distribution-ready keys (api-decisions §18): this context's tenant tables are keyed
+ * Distribution-ready keys (docs/contract/operations.md, "Citus"): this context's tenant tables are keyed
  * `(organization_id, …)`, as Citus needs of a table distributed by `organization_id`. Every row and
  * every foreign key stays (the composite foreign keys already reference `(organization_id, id)`).
  */

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The import's history (api-decisions §17): one row per run that got past the per-organization lock,
+ * The import's history (shown in the admin console): one row per run that got past the per-organization lock,
  * written by the import itself (in its own transaction when it succeeds, right after the rollback when
  * it fails). Keyed (organization_id, id) like every tenant table.
  */

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The waiting list (api-decisions §15): `events.waitlist_enabled`, registrations that are
+ * The waiting list (docs/contract/events.md): `events.waitlist_enabled`, registrations that are
  * `waitlisted`, and `events.waitlist_count` kept by the same trigger as `registration_count`. One
  * person is active or waiting, never both; the queue is read in (created_at, id) order.
  */

@@ -201,7 +201,7 @@ export class UpdateAttendeeInput {
 }
 
 /**
- * A partial update. `status` moves per §3.1; `start_time` and `end_time` together reschedule a
+ * A partial update. `status` moves as `BOOKING_TRANSITIONS` allows; `start_time` and `end_time` together reschedule a
  * PENDING or CONFIRMED booking. Any other field (id, schedule_id, event_type_id, created_at…): 400.
  */
 @ApiBodyRules({ dependentRequired: { start_time: ['end_time'], end_time: ['start_time'] } })

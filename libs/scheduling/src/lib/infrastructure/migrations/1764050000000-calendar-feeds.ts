@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Calendar feeds out (api-decisions §14): one secret feed address per schedule (only the token's
+ * Calendar feeds out (docs/contract/scheduling.md): one secret feed address per schedule (only the token's
  * SHA-256 is kept), and a `version` on bookings that every update bumps (a trigger, so no write path
  * can forget it): the feed's SEQUENCE.
  */

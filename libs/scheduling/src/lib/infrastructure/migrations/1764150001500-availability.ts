@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Availability and slots (api-decisions §12): schedules' weekly rules and date overrides, event
+ * Availability and slots (docs/contract/scheduling.md): schedules' weekly rules and date overrides, event
  * types' booking rules, and bookings' buffers. The no-overlap rule moves to the blocked time
  * `[start_time − buffer_before, end_time + buffer_after)`; existing bookings get zero buffers, so
  * their blocked time is their time and nothing they hold changes.
