@@ -32,6 +32,47 @@ function outsideReferences(file: string, text: string): string[] {
   return found;
 }
 
+/** A path to a document of this repository (`docs/contract/http.md`), wherever it is named. */
+const DOCS_PATH = /\bdocs\/[\w./-]*\.md\b/g;
+/** A relative Markdown link: its target file and anchor (absolute URLs are left out). */
+const MARKDOWN_LINK = /\]\((?![a-z][a-z0-9+.-]*:)([^)#\s]*)(?:#([^)\s]*))?\)/gi;
+
+/** GitHub's anchor of a Markdown heading: lower case, punctuation dropped, each space a hyphen. */
+function anchorOf(heading: string): string {
+  return heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+/** The anchors of a Markdown text's headings. */
+function anchorsOf(markdown: string): Set<string> {
+  return new Set([...markdown.matchAll(/^#{1,6}\s+(.+)$/gm)].map(([, heading]) => anchorOf(heading!)));
+}
+
+/** What in one file's text points to a document of the repository that is not there, as `line N: what`. */
+function brokenReferences(file: string, text: string, read: (path: string) => string | null): string[] {
+  const found: string[] = [];
+  text.split('\n').forEach((line, index) => {
+    const at = `line ${index + 1}`;
+    for (const [path] of line.matchAll(DOCS_PATH)) if (read(path) === null) found.push(`${at}: ${path}`);
+    if (!file.endsWith('.md')) return;
+    for (const [, target, anchor] of line.matchAll(MARKDOWN_LINK)) {
+      const path = target ? relative(ROOT, resolve(ROOT, dirname(file), target)) : file;
+      const linked = path.endsWith('/') || path === '' ? null : read(path);
+      if (linked === null) {
+        if (!target || !existsSync(join(ROOT, path)))
+          found.push(`${at}: ${target}${anchor ? `#${anchor}` : ''}`);
+        continue;
+      }
+      if (anchor && path.endsWith('.md') && !anchorsOf(linked).has(anchor))
+        found.push(`${at}: ${target}#${anchor}`);
+    }
+  });
+  return found;
+}
+
 /** Every file of the repository (tracked, or new and not ignored), relative to its root. */
 function repositoryFiles(): string[] {
   const listed = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], {
@@ -48,7 +89,7 @@ function textOf(file: string): string | null {
   return text.includes('\0') ? null : text;
 }
 
-describe('the repository explains itself: no reference to a document outside it', () => {
+describe('the repository explains itself: no reference to a document outside it, none to one that is missing', () => {
   it('recognises each kind of outside reference, and passes RFC sections and paths that stay inside', () => {
     const [decisions, serviceInterface] = NAMES_OF_OUTSIDE_DOCUMENTS;
     expect(outsideReferences('libs/x.ts', `/** Rates (${decisions} ${SECTION_SIGN}10). */`)).toEqual([
@@ -101,5 +142,51 @@ describe('the repository explains itself: no reference to a document outside it'
       return text === null ? [] : outsideReferences(file, text).map((found) => `${file} ${found}`);
     });
     expect(violations).toEqual([]);
+  });
+
+  it('recognises a path or a link to a document that is not there, or to a heading it does not have', () => {
+    const docs: Record<string, string> = {
+      'docs/contract/http.md': '# HTTP\n\n## Error codes\n\n## Request ids, logs and headers\n',
+      'README.md': '# Almanac\n',
+    };
+    const read = (path: string) => docs[path] ?? null;
+    // Assembled, so that this file names no missing document itself.
+    const missing = ['docs', 'contract', 'nowhere.md'].join('/');
+    expect(brokenReferences('libs/x.ts', '// the table: docs/contract/http.md, "Errors"', read)).toEqual([]);
+    expect(brokenReferences('libs/x.ts', `// see ${missing}`, read)).toEqual([`line 1: ${missing}`]);
+    expect(
+      brokenReferences(
+        'docs/contract/README.md',
+        'See [codes](http.md#error-codes) and [ids](http.md#request-ids-logs-and-headers).',
+        read,
+      ),
+    ).toEqual([]);
+    expect(
+      brokenReferences('docs/contract/README.md', 'See [codes](http.md#errors) and [x](gone.md).', read),
+    ).toEqual(['line 1: http.md#errors', 'line 1: gone.md']);
+    expect(
+      brokenReferences('docs/contract/http.md', 'Above: [codes](#error-codes), [nothing](#nothing).', read),
+    ).toEqual(['line 1: #nothing']);
+    expect(
+      brokenReferences(
+        'docs/contract/http.md',
+        'The [readme](../../README.md) and [the site](https://almanac.dev/x.md#y).',
+        read,
+      ),
+    ).toEqual([]);
+  });
+
+  it('names only documents and headings that exist', () => {
+    const texts = new Map<string, string | null>();
+    const read = (path: string): string | null => {
+      if (!texts.has(path))
+        texts.set(path, existsSync(join(ROOT, path)) && !path.endsWith('/') ? textOf(path) : null);
+      return texts.get(path)!;
+    };
+    const broken = repositoryFiles().flatMap((file) => {
+      const text = textOf(file);
+      return text === null ? [] : brokenReferences(file, text, read).map((found) => `${file} ${found}`);
+    });
+    expect(broken).toEqual([]);
   });
 });
