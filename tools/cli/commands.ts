@@ -11,6 +11,7 @@ export const USAGE = `Usage: npm run cli -- <command> [flags]
   org:create     --name NAME
   user:create    --org ORG_ID --email EMAIL --name NAME --password PASSWORD [--role admin|author]
   api-key:create --org ORG_ID [--name NAME] [--scopes a,b] [--user USER_ID]
+                 [--publishable [--origins https://a.example,https://b.example] [--site-url URL]]
   api-key:revoke --id KEY_ID
   migrate
 
@@ -18,7 +19,10 @@ Prints one JSON object on stdout. On error: a JSON object on stderr and a non-ze
 Uses DATABASE_URL, or the embedded PostgreSQL in DATA_DIR (default ./.data) when it is unset;
 the embedded database cannot be shared, so stop a running server first.`;
 
-/** `--name x` and `--name=x`; every flag takes a value, none may repeat. */
+/** Flags that take no value: present means true. */
+const SWITCHES = new Set(['publishable']);
+
+/** `--name x` and `--name=x`; every flag but a switch (`--publishable`) takes a value, none may repeat. */
 export function parseArgs(argv: readonly string[]): { command: string; flags: Flags } {
   const [command, ...rest] = argv;
   if (!command || command === '--help' || command === '-h' || command === 'help') throw new UsageError('no command given');
@@ -29,7 +33,10 @@ export function parseArgs(argv: readonly string[]): { command: string; flags: Fl
     const eq = arg.indexOf('=');
     const name = eq > 0 ? arg.slice(2, eq) : arg.slice(2);
     let value: string | undefined;
-    if (eq > 0) value = arg.slice(eq + 1);
+    if (SWITCHES.has(name)) {
+      if (eq > 0) throw new UsageError(`--${name} takes no value`);
+      value = 'true';
+    } else if (eq > 0) value = arg.slice(eq + 1);
     else {
       value = rest[i + 1];
       if (value === undefined || value.startsWith('--')) throw new UsageError(`--${name} needs a value`);
@@ -70,7 +77,10 @@ export function validateFlags(command: IdentityCommand, flags: Flags): void {
       }
       return;
     case 'api-key:create':
-      take(flags, { required: ['org'], optional: ['name', 'scopes', 'user'] });
+      take(flags, { required: ['org'], optional: ['name', 'scopes', 'user', 'publishable', 'origins', 'site-url'] });
+      if (flags['publishable'] === undefined && (flags['origins'] !== undefined || flags['site-url'] !== undefined)) {
+        throw new UsageError('--origins and --site-url need --publishable');
+      }
       return;
     case 'api-key:revoke':
       take(flags, { required: ['id'] });
@@ -94,12 +104,23 @@ export async function runIdentityCommand(identity: IdentityService, command: Ide
       return { id: user.id, email: user.email, role: user.role };
     }
     case 'api-key:create': {
-      const scopes = flags['scopes']
-        ?.split(',')
-        .map((s) => s.trim())
-        .filter((s) => s.length > 0);
-      const key = await identity.createApiKey({ organizationId: flags['org']!, name: flags['name'], scopes, userId: flags['user'] ?? null });
-      return { id: key.id, key: key.key, prefix: key.prefix, scopes: key.scopes };
+      const list = (value: string | undefined) =>
+        value
+          ?.split(',')
+          .map((s) => s.trim())
+          .filter((s) => s.length > 0);
+      const publishable = flags['publishable'] !== undefined;
+      const key = await identity.createApiKey({
+        organizationId: flags['org']!,
+        name: flags['name'],
+        scopes: list(flags['scopes']),
+        userId: flags['user'] ?? null,
+        kind: publishable ? 'publishable' : 'secret',
+        allowedOrigins: list(flags['origins']),
+        siteUrl: flags['site-url'],
+      });
+      const printed = { id: key.id, key: key.key, prefix: key.prefix, scopes: key.scopes };
+      return publishable ? { ...printed, kind: key.kind, allowed_origins: key.record.allowedOrigins, site_url: key.record.siteUrl } : printed;
     }
     case 'api-key:revoke': {
       const revoked = await identity.revokeApiKey(flags['id']!);

@@ -1,6 +1,7 @@
 export { IdentityModule } from './lib/identity.module';
-export { IdentityService } from './lib/application/identity.service';
-export { RequireScope } from './lib/api/api-key.guard';
+export { IdentityService, type PublishableReader } from './lib/application/identity.service';
+export { RequireScope, OpenToPublishableKeys, readsPublishedOnly, visibleStatusFilter, assertVisible } from './lib/api/api-key.guard';
+export { allowBrowserOrigin } from './lib/api/cors';
 export { V1Controller, AdminController, Principal, AdminSession, OrganizationIdParam, assertOwnOrganization } from './lib/api/decorators';
 export { ApiPrincipal } from './lib/domain/principal';
 export { AdminSessionInfo } from './lib/domain/admin-session';
@@ -11,5 +12,6 @@ import { IdentitySessions1763700000200 } from './lib/infrastructure/migrations/1
 import { LoginFailuresByClient1764010000000 } from './lib/infrastructure/migrations/1764010000000-login-failures-by-client';
 import { IdentityDistributionKeys1764070000500 } from './lib/infrastructure/migrations/1764070000500-distribution-keys';
 import { UserDirectory1764080000900 } from './lib/infrastructure/migrations/1764080000900-user-directory';
-export const identityMigrations = [IdentityInit1763700000100, IdentitySessions1763700000200, LoginFailuresByClient1764010000000, IdentityDistributionKeys1764070000500, UserDirectory1764080000900];
+import { PublishableKeys1764230000000 } from './lib/infrastructure/migrations/1764230000000-publishable-keys';
+export const identityMigrations = [IdentityInit1763700000100, IdentitySessions1763700000200, LoginFailuresByClient1764010000000, IdentityDistributionKeys1764070000500, UserDirectory1764080000900, PublishableKeys1764230000000];
 export { declareScopes, declaredScopes, SCOPES, type Scope } from './lib/domain/scopes';

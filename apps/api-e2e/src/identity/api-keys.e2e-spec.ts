@@ -26,6 +26,7 @@ describe('API keys on /api/v1 (e2e)', () => {
       id: created.id,
       name: 'Website',
       prefix: created.key.slice(0, 12),
+      kind: 'secret',
       scopes: ['events:read'],
       organization_id: org.id,
       created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),

@@ -149,6 +149,46 @@ describe('CLI (e2e)', () => {
     60_000,
   );
 
+  it('creates a publishable key with --publishable, its origins and site URL; refuses other scopes and origins without it', async () => {
+    const org = json((await cli('org:create', '--name', 'Static site')).stdout);
+    const created = await cli(
+      'api-key:create',
+      '--org',
+      org['id'],
+      '--name',
+      'Website',
+      '--publishable',
+      '--origins',
+      'https://www.example.com, http://localhost:8080',
+      '--site-url',
+      'https://www.example.com/blog',
+    );
+    expect(created.code).toBe(0);
+    const out = json(created.stdout);
+    expect(out).toEqual({
+      id: expect.any(String),
+      key: expect.stringMatching(/^alm_pub_[0-9A-Za-z]{32}$/),
+      prefix: out['key'].slice(0, 12),
+      kind: 'publishable',
+      scopes: ['posts:read', 'events:read'],
+      allowed_origins: ['https://www.example.com', 'http://localhost:8080'],
+      site_url: 'https://www.example.com/blog',
+    });
+    const [row] = (await db.query('SELECT kind, allowed_origins, site_url FROM api_keys WHERE id = $1', [out['id']])).rows;
+    expect(row).toEqual({ kind: 'publishable', allowed_origins: ['https://www.example.com', 'http://localhost:8080'], site_url: 'https://www.example.com/blog' });
+
+    const bare = json((await cli('api-key:create', '--org', org['id'], '--publishable')).stdout);
+    expect(bare).toMatchObject({ kind: 'publishable', scopes: ['posts:read', 'events:read'], allowed_origins: [], site_url: null });
+    const writes = await cli('api-key:create', '--org', org['id'], '--publishable', '--scopes', 'posts:write');
+    expect(writes.code).toBe(1);
+    expect(json(writes.stderr).error.code).toBe('validation_failed');
+    const noSwitch = await cli('api-key:create', '--org', org['id'], '--origins', 'https://www.example.com');
+    expect(noSwitch.code).toBe(2);
+    expect(json(noSwitch.stderr).error.code).toBe('usage');
+    const valued = await cli('api-key:create', '--org', org['id'], '--publishable=yes');
+    expect(valued.code).toBe(2);
+  }, 120_000);
+
   it('refuses unknown scopes, a short admin password and a taken e-mail', async () => {
     const org = json((await cli('org:create', '--name', 'Checks')).stdout);
     const scopes = await cli('api-key:create', '--org', org['id'], '--scopes', 'bookings:read,admin:all');

@@ -5,6 +5,8 @@ import { ApiKeyGuard } from './api/api-key.guard';
 import { AdminApiKeysController } from './api/admin-api-keys.controller';
 import { ApiKeysController } from './api/api-keys.controller';
 import { AuthController } from './api/auth.controller';
+import { CorsPreflightController } from './api/cors-preflight.controller';
+import { BrowserOrigins } from './application/browser-origins';
 import { IdempotencyInterceptor } from './api/idempotency.interceptor';
 import { AdminSessionService } from './application/admin-session.service';
 import { ApiKeyAuthenticator } from './application/api-key-authenticator';
@@ -26,6 +28,7 @@ const SHARED = [
   IdempotencyInterceptor,
   IdempotencyStore,
   ApiKeyAuthenticator,
+  BrowserOrigins,
   ApiRateLimiter,
   ApiKeyGuard,
   AdminSessionService,
@@ -36,7 +39,7 @@ const SHARED = [
 
 @Global()
 @Module({
-  controllers: [AuthController, ApiKeysController, AdminApiKeysController],
+  controllers: [AuthController, ApiKeysController, AdminApiKeysController, CorsPreflightController],
   providers: [
     OrganizationRepository,
     UserRepository,

@@ -1,6 +1,6 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { ApiPrincipal, Principal, RequireScope, V1Controller } from '@almanac/identity';
+import { ApiPrincipal, OpenToPublishableKeys, Principal, RequireScope, V1Controller } from '@almanac/identity';
 import {
   ApiArrayResponse,
   ApiDataResponse,
@@ -25,6 +25,7 @@ export class PostTagsController {
 
   @Get()
   @RequireScope('posts:read')
+  @OpenToPublishableKeys()
   @ApiOperation({ summary: 'All tags by name', description: 'post_count counts published posts (an overdue scheduled post is published).' })
   @ApiArrayResponse(PostTag)
   @ApiProblems(403)
@@ -35,6 +36,7 @@ export class PostTagsController {
   @Get(':id')
   @Conditional()
   @RequireScope('posts:read')
+  @OpenToPublishableKeys()
   @ApiOperation({ summary: 'Get a tag' })
   @ApiDataResponse(PostTag)
   @ApiProblems(403, 404)

@@ -1,6 +1,6 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post as HttpPost, Query, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { ApiPrincipal, Principal, RequireScope, V1Controller } from '@almanac/identity';
+import { ApiPrincipal, assertVisible, OpenToPublishableKeys, Principal, RequireScope, V1Controller, visibleStatusFilter } from '@almanac/identity';
 import {
   ApiDataResponse,
   ApiListResponse,
@@ -48,15 +48,23 @@ export class PostsController {
 
   @Get()
   @RequireScope('posts:read')
-  @ApiOperation({ summary: 'List posts', description: 'Filters AND together. Ordered by `order_by` (nulls last) then id.' })
+  @OpenToPublishableKeys()
+  @ApiOperation({
+    summary: 'List posts',
+    description:
+      'Filters AND together. Ordered by `order_by` (nulls last) then id. A publishable key lists published posts only ' +
+      '(a scheduled post once due); with it, any other `status` lists nothing.',
+  })
   @ApiListResponse(PostListItem)
   @ApiProblems(400, 403)
   async list(@Principal() principal: ApiPrincipal, @Query() query: ListPostsQuery): Promise<ListResponse<PostListItem>> {
     const page = resolvePage(query, DEFAULT_POST_LIMIT);
+    const status = visibleStatusFilter(principal, query.status, 'published');
+    if (status === null) return pageOf([], 0, page);
     const search = query.search !== undefined && query.search.trim() !== '' ? query.search : undefined;
     const { posts, total } = await this.posts.list({
       organizationId: principal.organizationId,
-      status: query.status,
+      status,
       categoryId: query.category_id,
       categorySlug: query.category,
       tagId: query.tag_id,
@@ -75,11 +83,14 @@ export class PostsController {
   @Get(':id')
   @Conditional()
   @RequireScope('posts:read')
-  @ApiOperation({ summary: 'Get a post with its content' })
+  @OpenToPublishableKeys()
+  @ApiOperation({ summary: 'Get a post with its content', description: 'A publishable key sees published posts only (a scheduled post once due); any other is 404 to it.' })
   @ApiDataResponse(Post)
   @ApiProblems(403, 404)
   async get(@Principal() principal: ApiPrincipal, @Param('id', UuidParam('Post')) id: string): Promise<{ data: Post }> {
-    return postBody(await this.posts.get(principal.organizationId, id));
+    const post = await this.posts.get(principal.organizationId, id);
+    assertVisible(principal, post.status, 'published', 'Post');
+    return postBody(post);
   }
 
   @HttpPost()

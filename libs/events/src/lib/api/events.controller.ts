@@ -1,6 +1,6 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { ApiPrincipal, Principal, RequireScope, V1Controller } from '@almanac/identity';
+import { ApiPrincipal, assertVisible, OpenToPublishableKeys, Principal, RequireScope, V1Controller, visibleStatusFilter } from '@almanac/identity';
 import {
   ApiDataResponse,
   ApiListResponse,
@@ -34,12 +34,14 @@ export class EventsController {
 
   @Get()
   @RequireScope('events:read')
+  @OpenToPublishableKeys()
   @ApiOperation({
     summary: 'List events',
     description:
       'Ordered by start_date, then start_time (events without a time first), then id. An event runs from ' +
       'start_date + start_time (00:00 when absent) to start_date + end_time (end of day when absent) in its ' +
-      'own time zone; upcoming=true keeps events not yet ended, past=true those ended.',
+      'own time zone; upcoming=true keeps events not yet ended, past=true those ended. A publishable key lists ' +
+      'published events only; with it, any other `status` lists nothing.',
   })
   @ApiListResponse(ListedEventResponse)
   @ApiProblems(400, 403)
@@ -52,11 +54,13 @@ export class EventsController {
       ]);
     }
     const page = resolvePage(query, 50);
+    const status = visibleStatusFilter(principal, query.status, 'published');
+    if (status === null) return pageOf([], 0, page);
     const { events, total } = await this.events.list(
       principal.organizationId,
       {
         siteId: query.site_id,
-        status: query.status,
+        status,
         upcoming: query.upcoming,
         past: query.past,
         fromDate: dateOf(query.start_date),
@@ -75,11 +79,17 @@ export class EventsController {
   @Get(':id')
   @Conditional()
   @RequireScope('events:read')
-  @ApiOperation({ summary: 'One event, with registration_count and slots_remaining' })
+  @OpenToPublishableKeys()
+  @ApiOperation({
+    summary: 'One event, with registration_count and slots_remaining',
+    description: 'A publishable key sees published events only; a draft or cancelled one is 404 to it.',
+  })
   @ApiDataResponse(EventResponse)
   @ApiProblems(403, 404)
   async get(@Principal() principal: ApiPrincipal, @Param('id', UuidParam('Event')) id: string): Promise<{ data: EventResponse }> {
-    return eventBody(await this.events.get(principal.organizationId, id));
+    const event = await this.events.get(principal.organizationId, id);
+    assertVisible(principal, event.snapshot.status, 'published', 'Event');
+    return eventBody(event);
   }
 
   @Post()

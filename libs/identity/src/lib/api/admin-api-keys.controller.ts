@@ -45,7 +45,12 @@ export class AdminApiKeysController {
   }
 
   @Post()
-  @ApiOperation({ summary: 'Create an API key', description: 'The key is in this answer only. Without scopes the key has all of them.' })
+  @ApiOperation({
+    summary: 'Create an API key',
+    description:
+      'The key is in this answer only. A secret key without scopes has all of them; a publishable key (`kind: "publishable"`) ' +
+      'has exactly posts:read and events:read and may list browser origins and a site URL (see `kind`).',
+  })
   @ApiDataResponse(CreatedAdminApiKeyResponse, 201, 'The key, with its secret (shown once)')
   @ApiProblems(400, 415)
   async create(
@@ -65,6 +70,9 @@ export class AdminApiKeysController {
       scopes: body.scopes,
       userId: admin.userId,
       expiresAt,
+      kind: body.kind,
+      allowedOrigins: body.allowed_origins,
+      siteUrl: body.site_url,
     });
     res.setHeader('Location', `/api/organizations/${organizationId}/api-keys/${created.id}`);
     return { data: { ...toAdminApiKey(created.record), key: created.key } };

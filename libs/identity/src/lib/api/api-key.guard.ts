@@ -1,21 +1,25 @@
 import { CanActivate, ExecutionContext, Injectable, SetMetadata, applyDecorators } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiExtension } from '@nestjs/swagger';
-import { ForbiddenError, rateLimitedProblem, rateLimitHeaders, UnauthorizedError } from '@almanac/shared';
+import { ForbiddenError, NotFoundError, rateLimitedProblem, rateLimitHeaders, UnauthorizedError } from '@almanac/shared';
 import type { Request, Response } from 'express';
 import { ApiKeyAuthenticator } from '../application/api-key-authenticator';
+import { allowBrowserOrigin } from './cors';
 import { ApiRateLimiter } from '../application/api-rate-limiter';
 import { RATE_LIMIT_POLICY, RATE_LIMIT_WINDOW_SECONDS } from '../domain/fixed-window-rate-limiter';
 import { ApiPrincipal } from '../domain/principal';
 import { Scope } from '../domain/scopes';
 
 export const REQUIRED_SCOPE = 'almanac:required-scope';
+const OPEN_TO_PUBLISHABLE = 'almanac:open-to-publishable-keys';
 
 export type RequestWithPrincipal = Request & { principal?: ApiPrincipal };
 
 /**
- * Authenticates `Authorization: Bearer alm_…`, counts the request against the key's rate limit
- * (RateLimit-* headers on every answer, 429 past the limit) and checks the operation's scope.
+ * Authenticates `Authorization: Bearer alm_…` (or `alm_pub_…`), counts the request against the key's
+ * rate limit (RateLimit-* headers on every answer, 429 past the limit) and checks the operation's
+ * scope. A publishable key also needs a route marked `@OpenToPublishableKeys()` (any other is 403),
+ * and a request it makes from one of its origins gets CORS headers, on errors too.
  */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
@@ -33,7 +37,15 @@ export class ApiKeyGuard implements CanActivate {
     const principal = known ?? (await this.authenticator.authenticate(req.headers.authorization));
     if (!principal) throw new UnauthorizedError('A valid API key is required.');
     req.principal = principal;
-    if (!known) this.countRequest(principal, http.getResponse<Response>());
+    if (!known) {
+      const res = http.getResponse<Response>();
+      const origin = req.headers.origin;
+      if (principal.kind === 'publishable' && origin !== undefined && principal.allowedOrigins.includes(origin)) allowBrowserOrigin(res, origin);
+      this.countRequest(principal, res);
+    }
+    if (principal.kind === 'publishable' && !this.reflector.getAllAndOverride<boolean | undefined>(OPEN_TO_PUBLISHABLE, [context.getHandler(), context.getClass()])) {
+      throw new ForbiddenError('A publishable key may only read published posts and events.');
+    }
     const scope = this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, [context.getHandler(), context.getClass()]);
     if (scope && !principal.scopes.includes(scope)) {
       throw new ForbiddenError(`This API key lacks the ${scope} scope.`);
@@ -59,3 +71,31 @@ export class ApiKeyGuard implements CanActivate {
  */
 export const RequireScope = (scope: Scope) =>
   applyDecorators(SetMetadata(REQUIRED_SCOPE, scope), ApiExtension('x-required-scope', scope));
+
+/**
+ * A read a publishable key may make. The handler shows such a key only what is published (see
+ * `readsPublishedOnly`); every route without this mark answers a publishable key 403. Written into
+ * the OpenAPI operation as `x-publishable-key: true`.
+ */
+export const OpenToPublishableKeys = () =>
+  applyDecorators(SetMetadata(OPEN_TO_PUBLISHABLE, true), ApiExtension('x-publishable-key', true));
+
+/** Whether the caller is a publishable key, which sees published records only (the others answer 404). */
+export function readsPublishedOnly(principal: Pick<ApiPrincipal, 'kind'>): boolean {
+  return principal.kind === 'publishable';
+}
+
+/**
+ * The status filter of a list as the caller may apply it: a secret key's as asked; a publishable
+ * key's is always the published one, and a request for any other status (`status=draft`) matches
+ * nothing, answered `null` (an empty page without a query).
+ */
+export function visibleStatusFilter<S extends string>(principal: Pick<ApiPrincipal, 'kind'>, requested: S | undefined, published: S): S | undefined | null {
+  if (!readsPublishedOnly(principal)) return requested;
+  return requested === undefined || requested === published ? published : null;
+}
+
+/** A record a publishable key may not see (not published) is, to it, a record that does not exist. */
+export function assertVisible(principal: Pick<ApiPrincipal, 'kind'>, status: string, published: string, what: string): void {
+  if (readsPublishedOnly(principal) && status !== published) throw new NotFoundError(what);
+}

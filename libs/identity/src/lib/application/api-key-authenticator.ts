@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { AppConfig, Clock } from '@almanac/shared';
 import { DataSource } from 'typeorm';
 import { ApiKeyCredential, isApiKeyUsable } from '../domain/api-key';
-import { API_KEY_PATTERN, hashApiKey } from '../domain/api-key-secret';
+import { API_KEY_PATTERN, hashApiKey, PUBLISHABLE_KEY_PATTERN } from '../domain/api-key-secret';
 import { ApiPrincipal } from '../domain/principal';
 import { ApiKeyRepository } from '../infrastructure/api-key.repository';
 
@@ -38,12 +38,36 @@ export class ApiKeyAuthenticator {
     if (!authorization) return null;
     const match = /^Bearer ([^\s]+)$/i.exec(authorization.trim());
     if (!match || !API_KEY_PATTERN.test(match[1]!)) return null;
-    const hash = hashApiKey(match[1]!);
+    const key = await this.usableKey(match[1]!);
+    if (!key) return null;
+    return {
+      organizationId: key.organizationId,
+      apiKeyId: key.id,
+      userId: key.userId,
+      scopes: key.scopes,
+      kind: key.kind,
+      allowedOrigins: key.allowedOrigins,
+    };
+  }
+
+  /**
+   * The usable publishable key a public address names (`?key=alm_pub_…`); null for anything else:
+   * unknown, revoked, expired, or a secret key (which must never travel in a URL nor open a public
+   * address, so it is not even looked up).
+   */
+  async publishableKey(secret: string): Promise<ApiKeyCredential | null> {
+    if (!PUBLISHABLE_KEY_PATTERN.test(secret)) return null;
+    const key = await this.usableKey(secret);
+    return key?.kind === 'publishable' ? key : null;
+  }
+
+  /** The key behind a well-formed secret when it may be used now; its use is recorded. */
+  private async usableKey(secret: string): Promise<ApiKeyCredential | null> {
     const now = this.clock.now();
-    const key = await this.lookup(hash, now.getTime());
+    const key = await this.lookup(hashApiKey(secret), now.getTime());
     if (!key || !isApiKeyUsable(key, now)) return null;
     this.touch(key, now);
-    return { organizationId: key.organizationId, apiKeyId: key.id, userId: key.userId, scopes: key.scopes };
+    return key;
   }
 
   forget(hash: string): void {

@@ -3,16 +3,27 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, InvalidReferenceError, isUuid, newId, NotFoundError } from '@almanac/shared';
 import { DataSource } from 'typeorm';
 import { ApiKey, CreatedApiKey } from '../domain/api-key';
+import { ApiKeyTermsInput, resolveApiKeyTerms } from '../domain/api-key-kind';
 import { API_KEY_PREFIX_LENGTH, generateApiKey, hashApiKey } from '../domain/api-key-secret';
 import { validName } from '../domain/identity-name';
 import { newOrganization, Organization } from '../domain/organization';
 import { hashPassword } from '../domain/password';
-import { normalizeScopes } from '../domain/scopes';
 import { checkNewUser, NewUserInput, User } from '../domain/user';
 import { ApiKeyRepository } from '../infrastructure/api-key.repository';
 import { OrganizationRepository } from '../infrastructure/organization.repository';
 import { UserRepository } from '../infrastructure/user.repository';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
+import { BrowserOrigins } from './browser-origins';
+
+/** Who reads through a publishable key given in a public address (the Atom feed's `?key=`). */
+export interface PublishableReader {
+  readonly apiKeyId: string;
+  readonly organizationId: string;
+  readonly organizationName: string;
+  readonly organizationCreatedAt: Date;
+  readonly siteUrl: string | null;
+  readonly allowedOrigins: readonly string[];
+}
 
 /** Organizations, users and API keys: used by the CLI, the demo seed, the admin console and the tests. */
 @Injectable()
@@ -24,6 +35,7 @@ export class IdentityService {
     private readonly keys: ApiKeyRepository,
     private readonly clock: Clock,
     private readonly authenticator: ApiKeyAuthenticator,
+    private readonly origins: BrowserOrigins,
   ) {}
 
   async createOrganization(name: string): Promise<Organization> {
@@ -40,25 +52,34 @@ export class IdentityService {
     return user;
   }
 
-  async createApiKey(input: {
-    organizationId: string;
-    name?: string;
-    scopes?: readonly string[];
-    userId?: string | null;
-    expiresAt?: Date | null;
-  }): Promise<CreatedApiKey & { record: ApiKey }> {
+  /**
+   * A new key, secret by default; `kind: 'publishable'` makes a read-only key for browsers (see
+   * `resolveApiKeyTerms` for what each kind may be given).
+   */
+  async createApiKey(
+    input: ApiKeyTermsInput & {
+      organizationId: string;
+      name?: string;
+      userId?: string | null;
+      expiresAt?: Date | null;
+    },
+  ): Promise<CreatedApiKey & { record: ApiKey }> {
     if (!isUuid(input.organizationId)) throw new InvalidReferenceError('organization_id');
     if (input.userId != null && !isUuid(input.userId)) throw new InvalidReferenceError('user_id');
     const name = validName(input.name ?? 'API key');
-    const secret = generateApiKey();
-    const scopes = normalizeScopes(input.scopes);
+    const terms = resolveApiKeyTerms(input);
+    const secret = generateApiKey(terms.kind);
+    const scopes = terms.scopes;
     const record: ApiKey = {
       id: newId(),
       organizationId: input.organizationId,
       userId: input.userId ?? null,
       name,
       prefix: secret.slice(0, API_KEY_PREFIX_LENGTH),
+      kind: terms.kind,
       scopes,
+      allowedOrigins: terms.allowedOrigins,
+      siteUrl: terms.siteUrl,
       createdAt: this.clock.now(),
       lastUsedAt: null,
       expiresAt: input.expiresAt ?? null,
@@ -69,7 +90,27 @@ export class IdentityService {
     // The key's user must belong to the key's organization.
     if (key.userId && !(await this.users.existsInOrganization(em, key.organizationId, key.userId))) throw new InvalidReferenceError('user_id');
     await this.keys.insert(em, key);
-    return { id: key.id, key: secret, prefix: key.prefix, scopes, record };
+    if (key.kind === 'publishable') this.origins.forget();
+    return { id: key.id, key: secret, prefix: key.prefix, kind: key.kind, scopes, record };
+  }
+
+  /**
+   * The reader behind a publishable key given in a public address; null for an unknown, revoked or
+   * expired key and for a secret key (so a public address never tells them apart).
+   */
+  async publishableReader(secret: string): Promise<PublishableReader | null> {
+    const key = await this.authenticator.publishableKey(secret);
+    if (!key) return null;
+    const organization = await this.organizations.findById(this.dataSource.manager, key.organizationId);
+    if (!organization) return null;
+    return {
+      apiKeyId: key.id,
+      organizationId: organization.id,
+      organizationName: organization.name,
+      organizationCreatedAt: organization.createdAt,
+      siteUrl: key.siteUrl,
+      allowedOrigins: key.allowedOrigins,
+    };
   }
 
   /** One key of the organization; another organization's key is not found. */
@@ -92,6 +133,7 @@ export class IdentityService {
     const [revoked] = await this.keys.revoke(this.dataSource.manager, id, this.clock.now(), organizationId);
     if (!revoked) throw new NotFoundError('API key');
     this.authenticator.forget(revoked.keyHash);
+    this.origins.forget();
     return revoked.key;
   }
 
@@ -100,6 +142,7 @@ export class IdentityService {
     if (!isUuid(id)) return false;
     const revoked = await this.keys.revoke(this.dataSource.manager, id, this.clock.now());
     for (const { keyHash } of revoked) this.authenticator.forget(keyHash);
+    this.origins.forget();
     return revoked.length > 0;
   }
 }

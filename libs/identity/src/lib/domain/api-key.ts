@@ -1,3 +1,4 @@
+import type { ApiKeyKind } from './api-key-kind';
 import type { Scope } from './scopes';
 
 /** An API key as stored, without its hash. */
@@ -7,7 +8,12 @@ export interface ApiKey {
   readonly userId: string | null;
   readonly name: string;
   readonly prefix: string;
+  readonly kind: ApiKeyKind;
   readonly scopes: Scope[];
+  /** Publishable keys: the browser origins that get CORS headers (canonical form). */
+  readonly allowedOrigins: string[];
+  /** Publishable keys: where the posts live, for links (`{site_url}/{slug}`). */
+  readonly siteUrl: string | null;
   readonly createdAt: Date;
   readonly lastUsedAt: Date | null;
   readonly expiresAt: Date | null;
@@ -25,6 +31,7 @@ export interface CreatedApiKey {
   /** The secret, shown once. */
   key: string;
   prefix: string;
+  kind: ApiKeyKind;
   scopes: Scope[];
 }
 
@@ -33,7 +40,10 @@ export interface ApiKeyCredential {
   readonly id: string;
   readonly organizationId: string;
   readonly userId: string | null;
+  readonly kind: ApiKeyKind;
   readonly scopes: Scope[];
+  readonly allowedOrigins: readonly string[];
+  readonly siteUrl: string | null;
   readonly expiresAt: Date | null;
   readonly revokedAt: Date | null;
   /** Updated in place by the authenticator when it records a use, so a cached key is written once a minute. */

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { pageWithTotal, returnedRows } from '@almanac/shared';
 import type { EntityManager } from 'typeorm';
 import type { ApiKey, ApiKeyCredential, NewApiKey } from '../domain/api-key';
+import type { ApiKeyKind } from '../domain/api-key-kind';
 import type { Scope } from '../domain/scopes';
 import { translateReferenceError } from './reference-errors';
 
@@ -11,21 +12,37 @@ interface ApiKeyRow {
   user_id: string | null;
   name: string;
   prefix: string;
+  kind: ApiKeyKind;
   scopes: Scope[];
+  allowed_origins: string[];
+  site_url: string | null;
   created_at: Date;
   last_used_at: Date | null;
   expires_at: Date | null;
   revoked_at: Date | null;
 }
 
-type CredentialRow = Pick<ApiKeyRow, 'id' | 'organization_id' | 'user_id' | 'scopes' | 'expires_at' | 'revoked_at' | 'last_used_at'>;
+type CredentialRow = Pick<
+  ApiKeyRow,
+  'id' | 'organization_id' | 'user_id' | 'kind' | 'scopes' | 'allowed_origins' | 'site_url' | 'expires_at' | 'revoked_at' | 'last_used_at'
+>;
 
 /** Every column but the hash. */
-const COLUMNS = 'id, organization_id, user_id, name, prefix, scopes, created_at, last_used_at, expires_at, revoked_at';
+const COLUMNS = 'id, organization_id, user_id, name, prefix, kind, scopes, allowed_origins, site_url, created_at, last_used_at, expires_at, revoked_at';
 
 /** The key behind a presented secret, by its SHA-256 (the secret itself is never stored). */
 const API_KEY_BY_HASH_SQL =
-  'SELECT id, organization_id, user_id, scopes, expires_at, revoked_at, last_used_at FROM api_keys WHERE key_hash = $1';
+  'SELECT id, organization_id, user_id, kind, scopes, allowed_origins, site_url, expires_at, revoked_at, last_used_at FROM api_keys WHERE key_hash = $1';
+
+/**
+ * Whether any usable publishable key, of any organization, lets browsers on this origin call
+ * (a preflight carries no key); the partial GIN index answers it.
+ */
+const ORIGIN_ALLOWED_SQL = `SELECT EXISTS (
+  SELECT 1 FROM api_keys
+   WHERE kind = 'publishable' AND revoked_at IS NULL AND allowed_origins @> ARRAY[$1::text]
+     AND (expires_at IS NULL OR expires_at > $2)
+) AS allowed`;
 
 /** Records a key's use ($1 the key id, $2 the time); the authenticator writes it at most once a minute. */
 const TOUCH_API_KEY_SQL = 'UPDATE api_keys SET last_used_at = $2 WHERE id = $1';
@@ -37,7 +54,10 @@ function toApiKey(row: ApiKeyRow): ApiKey {
     userId: row.user_id,
     name: row.name,
     prefix: row.prefix,
+    kind: row.kind,
     scopes: row.scopes,
+    allowedOrigins: row.allowed_origins,
+    siteUrl: row.site_url,
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
     expiresAt: row.expires_at,
@@ -50,7 +70,10 @@ function toCredential(row: CredentialRow): ApiKeyCredential {
     id: row.id,
     organizationId: row.organization_id,
     userId: row.user_id,
+    kind: row.kind,
     scopes: row.scopes,
+    allowedOrigins: row.allowed_origins,
+    siteUrl: row.site_url,
     expiresAt: row.expires_at,
     revokedAt: row.revoked_at,
     lastUsedAt: row.last_used_at,
@@ -64,9 +87,24 @@ export class ApiKeyRepository {
   async insert(em: EntityManager, key: NewApiKey): Promise<void> {
     await em
       .query(
-        `INSERT INTO api_keys (id, organization_id, user_id, name, prefix, key_hash, scopes, created_at, last_used_at, expires_at, revoked_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [key.id, key.organizationId, key.userId, key.name, key.prefix, key.keyHash, key.scopes, key.createdAt, key.lastUsedAt, key.expiresAt, key.revokedAt],
+        `INSERT INTO api_keys (id, organization_id, user_id, name, prefix, key_hash, kind, scopes, allowed_origins, site_url, created_at, last_used_at, expires_at, revoked_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+        [
+          key.id,
+          key.organizationId,
+          key.userId,
+          key.name,
+          key.prefix,
+          key.keyHash,
+          key.kind,
+          key.scopes,
+          key.allowedOrigins,
+          key.siteUrl,
+          key.createdAt,
+          key.lastUsedAt,
+          key.expiresAt,
+          key.revokedAt,
+        ],
       )
       .catch(translateReferenceError);
   }
@@ -93,6 +131,12 @@ export class ApiKeyRepository {
   async findCredentialByHash(em: EntityManager, keyHash: string): Promise<ApiKeyCredential | null> {
     const rows: CredentialRow[] = await em.query(API_KEY_BY_HASH_SQL, [keyHash]);
     return rows[0] ? toCredential(rows[0]) : null;
+  }
+
+  /** Whether a usable publishable key (any organization's) allows browsers on `origin` at `now`. */
+  async isOriginAllowed(em: EntityManager, origin: string, now: Date): Promise<boolean> {
+    const rows: Array<{ allowed: boolean }> = await em.query(ORIGIN_ALLOWED_SQL, [origin, now]);
+    return rows[0]?.allowed === true;
   }
 
   /** Records a key's use at `at`. */

@@ -206,7 +206,7 @@ export class ChangesController {
       },
     },
   })
-  @ApiProblems(400)
+  @ApiProblems(400, 403)
   async page(
     @Principal() principal: ApiPrincipal,
     @Query() query: ChangesQuery,

@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { API_KEY_KINDS } from '../../domain/api-key-kind';
 import { SCOPES } from '../../domain/scopes';
 import type { ApiKey } from '../../domain/api-key';
 
@@ -11,6 +12,9 @@ export class ApiKeyResponse {
 
   @ApiProperty({ example: 'alm_3hG7kQ2p', description: 'The first 12 characters of the key, for display' })
   readonly prefix!: string;
+
+  @ApiProperty({ enum: API_KEY_KINDS, description: '`secret`, or `publishable` (reads published posts and events only)' })
+  readonly kind!: string;
 
   @ApiProperty({ enum: SCOPES, isArray: true, example: ['bookings:read', 'bookings:write'] })
   readonly scopes!: string[];
@@ -33,6 +37,7 @@ export function toApiKeyResponse(key: ApiKey): ApiKeyResponse {
     id: key.id,
     name: key.name,
     prefix: key.prefix,
+    kind: key.kind,
     scopes: [...key.scopes],
     organization_id: key.organizationId,
     created_at: key.createdAt.toISOString(),
