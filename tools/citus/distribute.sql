@@ -27,6 +27,8 @@ SELECT create_distributed_table('post_categories', 'organization_id', colocate_w
 SELECT create_distributed_table('post_tags', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('posts', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('post_tag_links', 'organization_id', colocate_with => 'schedules');
+SELECT create_distributed_table('post_revisions', 'organization_id', colocate_with => 'schedules');
+SELECT create_distributed_table('post_preview_links', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('idempotency_keys', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('outbox_events', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('webhook_endpoints', 'organization_id', colocate_with => 'schedules');

@@ -3,6 +3,9 @@ import { declareScopes } from '@almanac/identity';
 import { PostCategoriesController } from './api/post-categories.controller';
 import { PostTagsController } from './api/post-tags.controller';
 import { PostsController } from './api/posts.controller';
+import { PostRevisionsController } from './api/post-revisions.controller';
+import { PostRevisionsService } from './application/post-revisions.service';
+import { PostRevisionRepository } from './infrastructure/post-revision.repository';
 import { PostsService } from './application/posts.service';
 import { ScheduledPostPublisher } from './application/scheduled-post-publisher';
 import { CategoriesService, TagsService } from './application/terms.service';
@@ -16,7 +19,7 @@ declareScopes('blog', ['posts:read', 'posts:write']);
 @Module({
   // Order matters: Express tries routes in registration order, and `/posts/categories` and
   // `/posts/tags` must be matched before `/posts/:id` would take the word for an id.
-  controllers: [PostCategoriesController, PostTagsController, PostsController],
+  controllers: [PostCategoriesController, PostTagsController, PostsController, PostRevisionsController],
   providers: [
     {
       provide: SearchRankingCache,
@@ -24,7 +27,9 @@ declareScopes('blog', ['posts:read', 'posts:write']);
       inject: [Clock],
     },
     PostRepository,
+    PostRevisionRepository,
     PostsService,
+    PostRevisionsService,
     CategoriesService,
     TagsService,
     ScheduledPostPublisher,

@@ -177,12 +177,16 @@ export function applyV1Conventions(document: OpenAPIObject): OpenAPIObject {
   return document;
 }
 
-/** ETag, 304 and If-None-Match on a `@Conditional()` GET; If-Match and 412 on its PATCH and DELETE (and the new ETag on PATCH). */
+/**
+ * ETag, 304 and If-None-Match on a `@Conditional()` GET; If-Match and 412 on a write (PATCH, DELETE,
+ * or a POST that changes the record, such as a post's restore), and the new ETag on a write that
+ * answers the record.
+ */
 function documentConditional(method: string, operation: Json, responses: Record<string, Json>): void {
   delete operation[CONDITIONAL_EXTENSION];
   const params = (operation['parameters'] ??= []) as Json[];
   const ok = responses['200'];
-  if (ok && (method === 'get' || method === 'patch')) {
+  if (ok && method !== 'delete') {
     ok['headers'] = { ...(ok['headers'] as Json | undefined), ETag: { $ref: '#/components/headers/ETag' } };
   }
   if (method === 'get') {

@@ -18,6 +18,7 @@ import type { ContentBlock } from '../domain/content-block';
 import type { PostListCriteria, PostView } from '../domain/post';
 import { PostStatus, resolvePublication } from '../domain/post-status';
 import { PostRepository, PostRow } from '../infrastructure/post.repository';
+import { PostRevisionRepository } from '../infrastructure/post-revision.repository';
 import { SearchRankingCache } from '../infrastructure/search-ranking-cache';
 
 /** Who acts: the API key's organization and the user it was issued for. */
@@ -58,6 +59,7 @@ export class PostsService {
     private readonly posts: PostRepository,
     private readonly rankings: SearchRankingCache,
     private readonly outbox: Outbox,
+    private readonly revisions: PostRevisionRepository,
   ) {}
 
   async list(criteria: Omit<PostListCriteria, 'now'>): Promise<{ posts: PostView[]; total: number }> {
@@ -93,13 +95,24 @@ export class PostsService {
       };
       await this.posts.insert(em, actor.organizationId, id, row, now);
       if (command.tagIds?.length) await this.posts.replaceTags(em, actor.organizationId, id, command.tagIds);
+      await this.revisions.record(em, [{ organizationId: actor.organizationId, postId: id, id: newId() }], now);
       const created = (await this.posts.findView(em, actor.organizationId, id, now))!;
       await this.outbox.record(em, ...postEvents(actor.organizationId, null, created, now));
       return created;
     }));
   }
 
-  async update(actor: Actor, id: string, command: UpdatePostCommand, precondition = Precondition.none<PostView>()): Promise<PostView> {
+  /**
+   * A PATCH. It stores a revision when it changed any stored field (`alwaysRevise`: in any case, for
+   * a restore, which is itself a revision).
+   */
+  async update(
+    actor: Actor,
+    id: string,
+    command: UpdatePostCommand,
+    precondition = Precondition.none<PostView>(),
+    { alwaysRevise = false }: { alwaysRevise?: boolean } = {},
+  ): Promise<PostView> {
     assertChanges(command);
     return this.rankings.invalidatingAfter(actor.organizationId, this.dataSource.transaction(async (em) => {
       const now = this.clock.now();
@@ -123,6 +136,7 @@ export class PostsService {
         updatedAt: now,
       });
       if (command.tagIds !== undefined) await this.posts.replaceTags(em, actor.organizationId, id, command.tagIds);
+      await this.revisions.record(em, [{ organizationId: actor.organizationId, postId: id, id: newId() }], now, alwaysRevise);
       const updated = (await this.posts.findView(em, actor.organizationId, id, now))!;
       // An overdue scheduled post already reads as published: the scheduler announces it, not this change.
       const before = current.status === 'scheduled' && current.publishedAt !== null && current.publishedAt <= now ? 'published' : current.status;

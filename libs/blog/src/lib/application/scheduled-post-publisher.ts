@@ -1,8 +1,9 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, Outbox } from '@almanac/shared';
+import { Clock, newId, Outbox } from '@almanac/shared';
 import { toPost } from '../api/dto/post.response';
 import { PostRepository } from '../infrastructure/post.repository';
+import { PostRevisionRepository } from '../infrastructure/post-revision.repository';
 import { DataSource } from 'typeorm';
 import { SearchRankingCache } from '../infrastructure/search-ranking-cache';
 
@@ -14,6 +15,8 @@ import { SearchRankingCache } from '../infrastructure/search-ranking-cache';
  * running side by side take disjoint rows, and a row no longer `scheduled` is never claimed again.
  * Catch-up: a run at start-up publishes whatever fell due while no instance was running.
  * Readers never wait for it: queries already treat an overdue scheduled post as published.
+ * History: the stored status changes, so each publication is a revision of its post like any write
+ * that changes a stored field (one statement for the whole batch).
  */
 @Injectable()
 export class ScheduledPostPublisher implements OnApplicationBootstrap, OnModuleDestroy {
@@ -34,6 +37,7 @@ export class ScheduledPostPublisher implements OnApplicationBootstrap, OnModuleD
   }
 
   private readonly posts: PostRepository;
+  private readonly revisions = new PostRevisionRepository();
 
   async onApplicationBootstrap(): Promise<void> {
     await this.tick();
@@ -66,6 +70,7 @@ export class ScheduledPostPublisher implements OnApplicationBootstrap, OnModuleD
       // Each publication is announced (post.published) in the transaction that makes it.
       const rows = await this.dataSource.transaction(async (em) => {
         const claimed = await this.posts.claimDueScheduled(em, now, ScheduledPostPublisher.BATCH_SIZE);
+        await this.revisions.record(em, claimed.map((row) => ({ organizationId: row.organizationId, postId: row.id, id: newId() })), now);
         for (const row of claimed) {
           const view = await this.posts.findView(em, row.organizationId, row.id, now);
           if (view) {

@@ -1,0 +1,48 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { NotFoundError, Precondition } from '@almanac/shared';
+import { DataSource } from 'typeorm';
+import type { PostView } from '../domain/post';
+import type { PostRevision } from '../domain/post-revision';
+import { PostRevisionRepository } from '../infrastructure/post-revision.repository';
+import { Actor, PostsService } from './posts.service';
+
+/** A post's history: its revisions (recorded by every write, see PostsService) and restoring one. */
+@Injectable()
+export class PostRevisionsService {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly revisions: PostRevisionRepository,
+    private readonly posts: PostsService,
+  ) {}
+
+  /** Newest first; an unknown post (or another organization's) is not found. */
+  async list(organizationId: string, postId: string, page: { limit: number; offset: number }): Promise<{ items: PostRevision[]; total: number }> {
+    const em = this.dataSource.manager;
+    if (!(await this.revisions.postExists(em, organizationId, postId))) throw new NotFoundError('Post');
+    return this.revisions.page(em, organizationId, postId, page);
+  }
+
+  async get(organizationId: string, postId: string, revisionId: string): Promise<PostRevision> {
+    const revision = await this.revisions.find(this.dataSource.manager, organizationId, postId, revisionId);
+    if (!revision) throw new NotFoundError('Revision');
+    return revision;
+  }
+
+  /**
+   * The post takes back the revision's title, excerpt, content and featured image; its slug, status,
+   * dates and terms stay. It is a PATCH of those four fields (same lock, If-Match, post.updated event
+   * and search refresh), recorded as a new revision even when it changes nothing. A revision never
+   * changes once written, so reading it before the write's transaction is safe.
+   */
+  async restore(actor: Actor, postId: string, revisionId: string, precondition = Precondition.none<PostView>()): Promise<PostView> {
+    const revision = await this.get(actor.organizationId, postId, revisionId);
+    return this.posts.update(
+      actor,
+      postId,
+      { title: revision.title, excerpt: revision.excerpt, content: revision.content ?? [], featuredImageUrl: revision.featuredImageUrl },
+      precondition,
+      { alwaysRevise: true },
+    );
+  }
+}
