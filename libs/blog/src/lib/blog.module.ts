@@ -4,6 +4,12 @@ import { PostCategoriesController } from './api/post-categories.controller';
 import { PostTagsController } from './api/post-tags.controller';
 import { PostsController } from './api/posts.controller';
 import { PostRevisionsController } from './api/post-revisions.controller';
+import { PostPreviewLinksController } from './api/post-preview-links.controller';
+import { PublicPostsController } from './api/public-posts.controller';
+import { PostFeedService } from './application/post-feed.service';
+import { PostPreviewsService } from './application/post-previews.service';
+import { PostFeedRepository } from './infrastructure/post-feed.repository';
+import { PostPreviewLinkRepository } from './infrastructure/post-preview-link.repository';
 import { PostRevisionsService } from './application/post-revisions.service';
 import { PostRevisionRepository } from './infrastructure/post-revision.repository';
 import { PostsService } from './application/posts.service';
@@ -19,7 +25,7 @@ declareScopes('blog', ['posts:read', 'posts:write']);
 @Module({
   // Order matters: Express tries routes in registration order, and `/posts/categories` and
   // `/posts/tags` must be matched before `/posts/:id` would take the word for an id.
-  controllers: [PostCategoriesController, PostTagsController, PostsController, PostRevisionsController],
+  controllers: [PostCategoriesController, PostTagsController, PostsController, PostRevisionsController, PostPreviewLinksController, PublicPostsController],
   providers: [
     {
       provide: SearchRankingCache,
@@ -30,6 +36,10 @@ declareScopes('blog', ['posts:read', 'posts:write']);
     PostRevisionRepository,
     PostsService,
     PostRevisionsService,
+    PostFeedRepository,
+    PostFeedService,
+    PostPreviewLinkRepository,
+    PostPreviewsService,
     CategoriesService,
     TagsService,
     ScheduledPostPublisher,

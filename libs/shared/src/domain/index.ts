@@ -4,3 +4,4 @@ export * from './clock';
 export { newId, isUuid } from './ids';
 export * from './slug';
 export * from './time';
+export * from './secret-token';

@@ -1,7 +1,6 @@
-import { createHash, randomInt } from 'node:crypto';
+import { secretHash, secretToken } from '@almanac/shared/domain';
 import type { ApiKeyKind } from './api-key-kind';
 
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** A secret key (`alm_…`) or a publishable one (`alm_pub_…`). */
 export const API_KEY_PATTERN = /^alm_(?:pub_)?[0-9A-Za-z]{32}$/;
 export const PUBLISHABLE_KEY_PATTERN = /^alm_pub_[0-9A-Za-z]{32}$/;
@@ -9,12 +8,11 @@ export const API_KEY_PREFIX_LENGTH = 12;
 
 /** `alm_` (`alm_pub_` for a publishable key) and 32 base62 characters from a CSPRNG (about 190 bits). */
 export function generateApiKey(kind: ApiKeyKind = 'secret'): string {
-  let body = '';
-  for (let i = 0; i < 32; i++) body += BASE62[randomInt(62)];
+  const body = secretToken(32);
   return kind === 'publishable' ? `alm_pub_${body}` : `alm_${body}`;
 }
 
 /** Only this hash is stored. A fast hash is right here: the key has 190 bits of entropy. */
 export function hashApiKey(key: string): string {
-  return createHash('sha256').update(key).digest('hex');
+  return secretHash(key);
 }
