@@ -61,7 +61,7 @@ describe('post preview links (e2e)', () => {
     expect((await link(post['id'], { expires_in_minutes: 10_080 })).res.body.data.expires_at).toBe(new Date(t.clock.now().getTime() + 10_080 * 60_000).toISOString());
     for (const bad of [0, 10_081, 1.5, '60', null, -1]) {
       const refused = await t.api.post(`/api/v1/posts/${post['id']}/preview-link`).set(a.auth).send({ expires_in_minutes: bad }).expect(400);
-      expect(refused.body.errors.map((e: { field: string }) => e.field)).toEqual(['expires_in_minutes']);
+      expect([...new Set(refused.body.errors.map((e: { field: string }) => e.field))]).toEqual(['expires_in_minutes']);
     }
     // Expired links of the post go when the next one is made.
     const stored = await t.query('SELECT 1 FROM post_preview_links WHERE post_id = $1 AND expires_at <= $2', [post['id'], t.clock.now()]);

@@ -33,7 +33,8 @@ describe('OpenAPI links from every 201 lead to the record just created (e2e)', (
   });
 
   it('follows each link of each create: the GET, PATCH and DELETE of the new record answer 2xx, and Location is the GET', async () => {
-    const creates = schemas.operations().filter((o) => (o.operation['responses'] as Json)['201']);
+    // A preview link is an address, not a record of the API (its own suite follows it).
+    const creates = schemas.operations().filter((o) => (o.operation['responses'] as Json)['201'] && o.operation['operationId'] !== 'PostPreviewLinks_create');
     expect(creates.length).toBe(12);
     const followed: string[] = [];
     for (const create of creates) {

@@ -20,6 +20,10 @@ export interface Records {
   webhookId: string;
   deliveryId: string;
   apiKeyId: string;
+  /** A revision of the post. */
+  revisionId: string;
+  /** The token of a preview link to the post. */
+  previewToken: string;
 }
 
 let counter = 0;
@@ -59,7 +63,10 @@ export async function createRecords(t: TestApp): Promise<Records> {
   const apiKeyId = id(
     await t.api.post(`/api/organizations/${tenant.orgId}/api-keys`).set('Cookie', cookie).set('Origin', ORIGIN).send({ name: 'Spare' }).expect(201),
   );
-  return { orgId: tenant.orgId, auth, cookie, scheduleId, bookingId, eventTypeId, eventId, registrationId, categoryId, tagId, postId, webhookId, deliveryId, apiKeyId };
+  const revisionId = (await t.api.get(`/api/v1/posts/${postId}/revisions`).set(auth).expect(200)).body.data[0].id as string;
+  const previewUrl = (await t.api.post(`/api/v1/posts/${postId}/preview-link`).set(auth).expect(201)).body.data.url as string;
+  const previewToken = previewUrl.slice(previewUrl.lastIndexOf('/') + 1);
+  return { orgId: tenant.orgId, auth, cookie, scheduleId, bookingId, eventTypeId, eventId, registrationId, categoryId, tagId, postId, webhookId, deliveryId, apiKeyId, revisionId, previewToken };
 }
 
 const ID_BY_COLLECTION: Record<string, keyof Records> = {
@@ -78,6 +85,8 @@ const ID_BY_NAME: Record<string, keyof Records> = {
   registrationId: 'registrationId',
   deliveryId: 'deliveryId',
   organizationId: 'orgId',
+  revisionId: 'revisionId',
+  token: 'previewToken',
 };
 
 /** The record a path parameter of a template names: `{id}` after `/bookings` is the booking. */
@@ -136,6 +145,7 @@ export function validBody(operationId: string, records: Records): Record<string,
     CalendarIntegration_put: () => ({ provider: 'ics', url: 'http://127.0.0.1:9/feed.ics', schedule_id: records.scheduleId }),
     SyncExternal_sync: () => ({ organizationId: records.orgId }),
     AdminApiKeys_create: () => ({ name: `Key ${n}`, scopes: ['bookings:read'] }),
+    PostPreviewLinks_create: () => ({ expires_in_minutes: 60 }),
     AdminWebhooks_create: () => ({ url: 'http://127.0.0.1:9/console', events: ['*'] }),
     AdminWebhooks_update: () => ({ description: `Console hook ${n}` }),
   };

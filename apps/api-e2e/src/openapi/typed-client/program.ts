@@ -78,6 +78,12 @@ const routes = {
   Posts_get: ['get', '/api/v1/posts/{id}'],
   Posts_update: ['patch', '/api/v1/posts/{id}'],
   Posts_delete: ['delete', '/api/v1/posts/{id}'],
+  PostRevisions_list: ['get', '/api/v1/posts/{id}/revisions'],
+  PostRevisions_get: ['get', '/api/v1/posts/{id}/revisions/{revisionId}'],
+  PostRevisions_restore: ['post', '/api/v1/posts/{id}/revisions/{revisionId}/restore'],
+  PostPreviewLinks_create: ['post', '/api/v1/posts/{id}/preview-link'],
+  PublicPosts_atom: ['get', '/public/v1/posts.atom'],
+  PublicPosts_preview: ['get', '/public/v1/previews/{token}'],
   CalendarIntegration_put: ['put', '/api/organizations/{organizationId}/calendar-integration'],
   CalendarIntegration_get: ['get', '/api/organizations/{organizationId}/calendar-integration'],
   CalendarIntegration_remove: ['delete', '/api/organizations/{organizationId}/calendar-integration'],
@@ -220,6 +226,18 @@ export async function tour(organizationId: string, feedFile: string): Promise<st
   const tags = (await call('PostTags_list', {})).data;
   seen.push((await call('Posts_get', { path: { id: post.id } })).data.slug, String(found.data.length), String(categories.length + tags.length));
   seen.push((await call('PostCategories_get', { path: { id: category.id } })).data.name, (await call('PostTags_get', { path: { id: tag.id } })).data.slug);
+  // History: the newest revision first, one with its content, and a restore (the post again).
+  const revisions = (await call('PostRevisions_list', { path: { id: post.id }, query: { limit: 10 } })).data;
+  const oldest = revisions[revisions.length - 1]!;
+  const revision = (await call('PostRevisions_get', { path: { id: post.id, revisionId: oldest.id } })).data;
+  const restored = (await call('PostRevisions_restore', { path: { id: post.id, revisionId: revision.id } })).data;
+  seen.push(revision.status, String(revision.tag_ids.length), String(revision.content.length), restored.title);
+  // A preview link (a day unless asked), opened without a key; the Atom feed of a publishable key.
+  const preview = (await call('PostPreviewLinks_create', { path: { id: post.id }, body: { expires_in_minutes: 60 } })).data;
+  const token = preview.url.slice(preview.url.lastIndexOf('/') + 1);
+  seen.push(preview.expires_at, (await call('PublicPosts_preview', { path: { token } })).data.status);
+  const atom: string = await call('PublicPosts_atom', { query: { key: 'alm_pub_0123456789abcdefghijABCDEFGHIJ01' } });
+  seen.push(atom);
   await call('Posts_delete', { path: { id: post.id } });
   await call('PostTags_delete', { path: { id: tag.id } });
   await call('PostCategories_delete', { path: { id: category.id } });
