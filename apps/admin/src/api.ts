@@ -37,7 +37,10 @@ export interface ApiKey {
   id: string;
   name: string;
   prefix: string;
+  kind: 'secret' | 'publishable';
   scopes: string[];
+  allowed_origins: string[];
+  site_url: string | null;
   created_at: string;
   last_used_at: string | null;
   expires_at: string | null;

@@ -11,26 +11,57 @@ export async function keysView(main: HTMLElement, user: SessionUser): Promise<vo
 
   const name = field('Name', { type: 'text', name: 'name', required: true, maxlength: '300' });
   const expires = field('Expires (optional)', { type: 'datetime-local', name: 'expires_at' });
+  // The kind: a secret key for servers, or a publishable one for a site's pages (reads published posts and events).
+  const kindInput = (value: 'secret' | 'publishable', checked: boolean) =>
+    h('input', { type: 'radio', name: 'kind', value, id: `kind-${value}`, ...(checked ? { checked: 'checked' } : {}) });
+  const secretKind = kindInput('secret', true);
+  const publishableKind = kindInput('publishable', false);
+  const kinds = h(
+    'fieldset',
+    {},
+    h('legend', {}, 'Kind'),
+    h('label', {}, secretKind, 'Secret: for servers, with the scopes ticked below'),
+    h('label', {}, publishableKind, 'Publishable: for a website or app in the browser; reads published posts and events only'),
+  );
   const boxes = SCOPES.map((scope) => {
     const input = h('input', { type: 'checkbox', name: 'scopes', value: scope });
     return { scope, input, label: h('label', {}, input, scope) };
   });
-  const scopes = h('fieldset', {}, h('legend', {}, 'Scopes (none ticked: all of them)'), ...boxes.map((b) => b.label));
+  const scopes = h('fieldset', { id: 'secret-scopes' }, h('legend', {}, 'Scopes (none ticked: all of them)'), ...boxes.map((b) => b.label));
+  const origins = field('Allowed origins (one per line, e.g. https://www.example.com)', { type: 'text', name: 'allowed_origins', id: 'key-origins' });
+  const site = field('Site URL (optional: where the posts live, for the Atom feed’s links)', { type: 'url', name: 'site_url', id: 'key-site-url' });
+  const publishable = h('fieldset', { id: 'publishable-fields', hidden: true }, h('legend', {}, 'Publishable key'), origins.label, site.label);
+  const showKind = (): void => {
+    scopes.hidden = publishableKind.checked;
+    publishable.hidden = !publishableKind.checked;
+  };
+  secretKind.addEventListener('change', showKind);
+  publishableKind.addEventListener('change', showKind);
   const submit = h('button', { type: 'submit' }, 'Create key');
   const feedback = h('div');
-  const form = h('form', { id: 'create-key-form' }, name.label, scopes, expires.label, h('div', { class: 'row' }, submit), feedback);
+  const form = h('form', { id: 'create-key-form' }, name.label, kinds, scopes, publishable, expires.label, h('div', { class: 'row' }, submit), feedback);
 
   form.addEventListener('submit', (event) => {
     event.preventDefault();
     submit.disabled = true;
     clear(feedback);
-    const body: { name: string; scopes?: string[]; expires_at?: string } = { name: name.input.value };
-    const ticked = boxes.filter((b) => b.input.checked).map((b) => b.scope);
-    if (ticked.length > 0) body.scopes = ticked;
+    const body: { name: string; kind?: 'publishable'; scopes?: string[]; allowed_origins?: string[]; site_url?: string; expires_at?: string } = {
+      name: name.input.value,
+    };
+    if (publishableKind.checked) {
+      body.kind = 'publishable';
+      const listed = origins.input.value.split(/[\s,]+/).filter((origin) => origin.length > 0);
+      if (listed.length > 0) body.allowed_origins = listed;
+      if (site.input.value) body.site_url = site.input.value;
+    } else {
+      const ticked = boxes.filter((b) => b.input.checked).map((b) => b.scope);
+      if (ticked.length > 0) body.scopes = ticked;
+    }
     if (expires.input.value) body.expires_at = new Date(expires.input.value).toISOString();
     call<{ data: ApiKey & { key: string } }>('POST', base, body)
       .then(async (answer) => {
         form.reset();
+        showKind();
         showSecret(created, answer.data);
         await refresh();
       })
@@ -53,8 +84,19 @@ export async function keysView(main: HTMLElement, user: SessionUser): Promise<vo
             clear(feedback, status('error', error instanceof ApiError ? error.describe() : 'Could not revoke the key.'));
           });
       });
+      const kind =
+        key.kind === 'publishable'
+          ? h(
+              'span',
+              { 'data-kind': 'publishable' },
+              h('strong', {}, 'publishable'),
+              key.allowed_origins.length > 0 ? ` · ${key.allowed_origins.join(', ')}` : ' · no origins',
+              key.site_url ? ` · ${key.site_url}` : '',
+            )
+          : h('span', { 'data-kind': 'secret' }, 'secret');
       return [
         key.name,
+        kind,
         h('code', {}, `${key.prefix}…`),
         key.scopes.length === SCOPES.length ? 'all' : key.scopes.join(', '),
         when(key.created_at),
@@ -66,7 +108,7 @@ export async function keysView(main: HTMLElement, user: SessionUser): Promise<vo
     clear(
       listArea,
       h('p', { class: 'muted' }, `${page.meta.total} key(s)`),
-      table(['Name', 'Prefix', 'Scopes', 'Created', 'Last used', 'Expires', 'Status'], rows),
+      table(['Name', 'Kind', 'Prefix', 'Scopes', 'Created', 'Last used', 'Expires', 'Status'], rows),
     );
   }
 

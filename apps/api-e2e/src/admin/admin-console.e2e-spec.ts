@@ -131,6 +131,22 @@ describe('admin console in a real browser (e2e)', () => {
     expect((await bearer(key)).status).toBe(200);
     expect((await bearer(key, '/api/v1/events')).status).toBe(403);
 
+    // A publishable key: the kind, its origins and site; the list says which keys are which.
+    await page.click('#kind-publishable');
+    expect(await page.$eval('#secret-scopes', (el) => el.hasAttribute('hidden'))).toBe(true);
+    await page.type('#create-key-form input[name=name]', 'Website');
+    await page.type('#key-origins', 'https://www.example.com http://localhost:8080');
+    await page.type('#key-site-url', 'https://www.example.com/blog');
+    await page.click('#create-key-form button[type=submit]');
+    await page.waitForFunction(`document.querySelector('#new-key')?.textContent.startsWith('alm_pub_')`);
+    const publishableKey = await text('#new-key');
+    expect(publishableKey).toMatch(/^alm_pub_[0-9A-Za-z]{32}$/);
+    await page.waitForSelector('#keys-list [data-kind="publishable"]');
+    expect(await text('#keys-list [data-kind="publishable"]')).toBe('publishable · https://www.example.com, http://localhost:8080 · https://www.example.com/blog');
+    expect(await page.$$eval('#keys-list [data-kind="secret"]', (list) => list.length)).toBeGreaterThan(0);
+    expect((await bearer(publishableKey, '/api/v1/events')).status).toBe(200);
+    expect((await bearer(publishableKey, '/api/v1/bookings')).status).toBe(403);
+
     // Calendar integration: set it to the loopback feed, see it masked.
     await page.click('button[data-view="calendar"]');
     await page.waitForSelector('#integration-form');
