@@ -1,16 +1,59 @@
 'use strict';
-// npm run bench:feeds: the calendar feed of a schedule with 2,000 bookings in its window, one client.
-// Measures the full render (200) and the conditional answer (304) of GET /calendar/{token}.ics against
-// GET /api/v1/bookings/{id} (a one-row read), each for --requests requests in turn after a warm-up.
-// Targets (issue 16): render p95 < 50 ms; a 304 costs no more than a one-row read. Writes bench/results/feeds.md.
+// npm run bench:feeds: the calendar feed of a schedule with 2,000 bookings in its window, and the blog's
+// Atom feed of 50 published posts of 500 blocks each, one client.
+// Measures the full render (200) and the conditional answer (304) of GET /calendar/{token}.ics and of
+// GET /public/v1/posts.atom?key=… against GET /api/v1/bookings/{id} (a one-row read), each for
+// --requests requests in turn after a warm-up.
+// Targets: each render p95 < 50 ms; a 304 costs no more than a one-row read. Writes bench/results/feeds.md.
 
 const { request } = require('node:http');
+const { createHash, randomBytes } = require('node:crypto');
 const os = require('node:os');
 const { parseArgs, startDatabase, createTenant, startServer, writeReport } = require('./standalone');
 
 const args = parseArgs(process.argv.slice(2));
 const REQUESTS = Number(args.requests ?? 300);
 const BOOKINGS = Number(args.bookings ?? 2000);
+const POSTS = 50;
+const BLOCKS = 500;
+
+/**
+ * 50 published posts of 500 blocks, in the proportions a long article has (paragraphs of one to three
+ * sentences, headings, lists, quotes, images), with text that needs escaping (`&`, `<`, quotes).
+ */
+async function seedPosts(db, orgId) {
+  const sentence = (i) => `Scheduling note ${i}: teams & calendars <rarely> agree on "when", so we book early and write it down.`;
+  const block = (i) => {
+    switch (i % 10) {
+      case 0:
+        return { type: 'heading', level: 2 + (i % 3), text: `Section ${i} & more` };
+      case 3:
+        return { type: 'list', items: [sentence(i).slice(0, 40), 'Plan the week', 'Book the room'] };
+      case 6:
+        return { type: 'quote', text: sentence(i), author: 'Grace <Hopper>' };
+      case 8:
+        return { type: 'image', url: `https://cdn.example.com/img/${i}.png?w=800&h=600`, alt: `Figure ${i} "chart"` };
+      default:
+        return { type: 'paragraph', text: i % 2 ? sentence(i) : `${sentence(i)} ${sentence(i + 1)}` };
+    }
+  };
+  const content = JSON.stringify(Array.from({ length: BLOCKS }, (_, i) => block(i)));
+  await db.query(
+    `INSERT INTO posts (id, organization_id, title, slug, excerpt, content, status, is_featured, published_at, created_at, updated_at)
+     SELECT gen_random_uuid(), $1, 'Post ' || g || ' & friends', 'post-' || g, 'What we learned, part ' || g, $2::jsonb, 'published', false,
+            now() - g * interval '1 hour', now(), now()
+       FROM generate_series(1, $3) g`,
+    [orgId, content, POSTS],
+  );
+  await db.query('VACUUM ANALYZE posts');
+  const key = `alm_pub_${randomBytes(24).toString('base64url').replace(/[-_]/g, 'x').slice(0, 32)}`;
+  await db.query(
+    `INSERT INTO api_keys (id, organization_id, name, prefix, key_hash, kind, scopes, site_url)
+     VALUES (gen_random_uuid(), $1, 'site', $2, $3, 'publishable', ARRAY['posts:read', 'events:read'], 'https://www.example.com/blog')`,
+    [orgId, key.slice(0, 12), createHash('sha256').update(key).digest('hex')],
+  );
+  return key;
+}
 
 function get(url, headers = {}) {
   return new Promise((resolve, reject) => {
@@ -60,6 +103,7 @@ async function main() {
   );
   await db.query('VACUUM ANALYZE bookings');
   const [one] = (await db.query('SELECT id FROM bookings WHERE organization_id = $1 LIMIT 1', [org.id])).rows;
+  const publishableKey = await seedPosts(db, org.id);
 
   const server = await startServer(database, { WEBHOOK_DISPATCHER: 'false' });
   const { base } = server;
@@ -78,18 +122,26 @@ async function main() {
   const events = (first.text.match(/BEGIN:VEVENT/g) ?? []).length;
   const render = await measure(feedUrl, {}, 200);
   const notModified = await measure(feedUrl, { 'If-None-Match': first.headers.etag }, 304);
+  const atomUrl = `${base}/public/v1/posts.atom?key=${publishableKey}`;
+  const atomFirst = await get(atomUrl);
+  if (atomFirst.status !== 200) throw new Error(`the Atom feed answered ${atomFirst.status}`);
+  const entries = (atomFirst.text.match(/<entry>/g) ?? []).length;
+  const atomRender = await measure(atomUrl, {}, 200);
+  const atomNotModified = await measure(atomUrl, { 'If-None-Match': atomFirst.headers.etag }, 304);
   const oneRow = await measure(`${base}/api/v1/bookings/${one.id}`, auth, 200);
 
   const report = [
     `# Calendar feeds (npm run bench:feeds), ${new Date().toISOString()}`,
     '',
     `Machine: ${os.cpus().length} cores. Built server, embedded PostgreSQL, one client, ${REQUESTS} requests each after 30 warm-up.`,
-    `Feed: ${events} VEVENTs, ${(first.text.length / 1024).toFixed(0)} KiB.`,
+    `Calendar feed: ${events} VEVENTs, ${(first.text.length / 1024).toFixed(0)} KiB. Atom feed: ${entries} entries of ${BLOCKS} blocks, ${(atomFirst.text.length / 1024).toFixed(0)} KiB.`,
     '',
     '| request | p50 ms | p95 ms | p99 ms | target |',
     '|---|---:|---:|---:|---|',
     `| feed, full render (200) | ${render.p50} | ${render.p95} | ${render.p99} | p95 < 50 ${Number(render.p95) < 50 ? '✓' : '✗'} |`,
     `| feed, If-None-Match (304) | ${notModified.p50} | ${notModified.p95} | ${notModified.p99} | ≤ one-row read ${Number(notModified.p95) <= Number(oneRow.p95) * 1.1 ? '✓' : '✗'} |`,
+    `| Atom feed, ${POSTS} posts × ${BLOCKS} blocks, full render (200) | ${atomRender.p50} | ${atomRender.p95} | ${atomRender.p99} | p95 < 50 ${Number(atomRender.p95) < 50 ? '✓' : '✗'} |`,
+    `| Atom feed, If-None-Match (304) | ${atomNotModified.p50} | ${atomNotModified.p95} | ${atomNotModified.p99} | no content read |`,
     `| GET /api/v1/bookings/{id} (one row) | ${oneRow.p50} | ${oneRow.p95} | ${oneRow.p99} | |`,
     '',
   ].join('\n');

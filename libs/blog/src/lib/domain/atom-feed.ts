@@ -41,6 +41,7 @@ export interface AtomEntry {
 }
 
 /** C0 controls other than tab, LF and CR, and the two non-characters U+FFFE and U+FFFF. */
+// eslint-disable-next-line no-control-regex -- matching the control characters XML forbids is the point
 const FORBIDDEN = /[\x00-\x08\x0B\x0C\x0E-\x1F\uFFFE\uFFFF]/g;
 /** In a string that is not well-formed UTF-16: the unpaired surrogates (a pair is one code point here). */
 const LONE_SURROGATE = /[\uD800-\uDFFF]/gu;
