@@ -15,10 +15,10 @@ import {
   serveOpenApi,
 } from '@almanac/shared';
 import helmet from 'helmet';
-import { Logger, PinoLogger } from 'nestjs-pino';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type HttpLogger, pinoHttp } from 'pino-http';
 import type { OpenAPIObject } from '@nestjs/swagger';
+import { AppLogger } from './app-logger';
 import { AppModule } from './app.module';
 
 export interface CreateAppOptions {
@@ -112,7 +112,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Almanac
     },
   );
   // Nest's own logs as JSON through the same pino instance (nestjs-pino's Logger, used without its module).
-  if (!options.quiet) app.useLogger(new Logger(new PinoLogger({ pinoHttp: { logger: accessLog.logger } }), {}));
+  if (!options.quiet) app.useLogger(new AppLogger(accessLog.logger));
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.set('etag', false);
