@@ -9,6 +9,8 @@ describe('CLI (e2e)', () => {
   let db: Client;
   const cli = (...args: string[]) => runCli(args, { DATABASE_URL: database.url });
   const json = (text: string) => JSON.parse(text) as Record<string, any>;
+  /** The first line of stderr: the error as JSON (a usage error is followed by the usage in words). */
+  const errorOf = (stderr: string) => json(stderr.split('\n')[0]!).error as Record<string, any>;
 
   beforeAll(async () => {
     await ensureBuilt();
@@ -144,7 +146,9 @@ describe('CLI (e2e)', () => {
       const result = await cli(...args);
       expect(result.code).toBe(exitCode);
       expect(result.stdout).toBe('');
-      expect(json(result.stderr).error.code).toBe(code);
+      expect(errorOf(result.stderr).code).toBe(code);
+      if (code === 'usage') expect(result.stderr).toContain('Usage: npm run cli -- <command> [flags]\n');
+      else expect(result.stderr.trimEnd().split('\n')).toHaveLength(1);
     },
     60_000,
   );
@@ -184,10 +188,52 @@ describe('CLI (e2e)', () => {
     expect(json(writes.stderr).error.code).toBe('validation_failed');
     const noSwitch = await cli('api-key:create', '--org', org['id'], '--origins', 'https://www.example.com');
     expect(noSwitch.code).toBe(2);
-    expect(json(noSwitch.stderr).error.code).toBe('usage');
+    expect(errorOf(noSwitch.stderr).code).toBe('usage');
     const valued = await cli('api-key:create', '--org', org['id'], '--publishable=yes');
     expect(valued.code).toBe(2);
   }, 120_000);
+
+  it.each([
+    ['--help', ['--help']],
+    ['-h', ['-h']],
+    ['help', ['help']],
+  ])('answers %s with every command in words on stdout, exit 0, without touching a database', async (_name, args) => {
+    // No DATABASE_URL and no embedded database directory: help needs neither.
+    const result = await runCli(args, { DATA_DIR: '/nonexistent/almanac-help' });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toMatch(/^Usage: npm run cli -- <command> \[flags\]\n/);
+    for (const command of ['org:create --name NAME', 'user:create --org ORG_ID', 'api-key:create --org ORG_ID', 'api-key:revoke --id KEY_ID', 'migrate', 'help [COMMAND]']) {
+      expect(result.stdout).toContain(`  ${command}`);
+    }
+    expect(result.stdout).toContain('help <command>` says what a command does');
+  });
+
+  it.each([
+    ['help user:create', ['help', 'user:create']],
+    ['--help user:create', ['--help', 'user:create']],
+    ['user:create --help', ['user:create', '--help']],
+  ])('answers %s with that command in words', async (_name, args) => {
+    const result = await runCli(args, { DATA_DIR: '/nonexistent/almanac-help' });
+    expect(result).toMatchObject({ code: 0, stderr: '' });
+    expect(result.stdout).toBe(
+      'Usage: npm run cli -- user:create --org ORG_ID --email EMAIL --name NAME --password PASSWORD [--role admin|author]\n\n' +
+        'Creates a user of the organization and prints {id, email, role}. The role defaults to admin; admins\n' +
+        'sign in to the admin console (/admin) and need a password of at least 8 characters. Authors appear\n' +
+        'as post authors and cannot sign in. The e-mail must be unused (compared case-insensitively).\n',
+    );
+  });
+
+  it.each([
+    ['help for an unknown command', ['help', 'org:delete'], 'unknown command "org:delete"'],
+    ['help for two commands', ['help', 'org:create', 'migrate'], 'help takes at most one command'],
+    ['no command', [], 'no command given'],
+  ])('answers %s with the usage on stderr, exit 2', async (_name, args, message) => {
+    const result = await runCli(args, { DATA_DIR: '/nonexistent/almanac-help' });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(errorOf(result.stderr)).toEqual({ code: 'usage', message });
+    expect(result.stderr).toContain('\nUsage: npm run cli -- <command> [flags]\n');
+  });
 
   it('refuses unknown scopes, a short admin password and a taken e-mail', async () => {
     const org = json((await cli('org:create', '--name', 'Checks')).stdout);
