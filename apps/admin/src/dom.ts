@@ -49,3 +49,8 @@ export function when(iso: string | null): string {
 export function status(kind: 'error' | 'ok', text: string): HTMLParagraphElement {
   return h('p', { class: kind, role: kind === 'error' ? 'alert' : 'status' }, text);
 }
+
+/** "1 key", "2 keys", "0 runs": a count with its noun. */
+export function counted(count: number, singular: string, plural = `${singular}s`): string {
+  return `${count} ${count === 1 ? singular : plural}`;
+}

@@ -1,5 +1,5 @@
 import { ApiError, call, ImportResult, org, Page, SessionUser, SyncRun } from './api.js';
-import { clear, field, h, status, table, when } from './dom.js';
+import { clear, counted, field, h, status, table, when } from './dom.js';
 
 const REASONS: Record<string, string> = {
   duplicate: 'already imported, unchanged',
@@ -61,7 +61,7 @@ export async function importView(main: HTMLElement, user: SessionUser): Promise<
         ? `${run.summary.synced} synced, ${run.summary.skipped} skipped, ${run.summary.updated} updated, ${run.summary.cancelled} cancelled`
         : `${run.error?.code ?? 'error'}: ${run.error?.message ?? ''}`,
     ]);
-    clear(history, h('p', { class: 'muted' }, `${page.meta.total} run(s), newest first`), table(['Started', 'Range', 'Status', 'Outcome'], rows));
+    clear(history, h('p', { class: 'muted' }, `${counted(page.meta.total, 'run')}, newest first`), table(['Started', 'Range', 'Status', 'Outcome'], rows));
   }
 
   clear(

@@ -1,5 +1,5 @@
 import { ApiError, ApiKey, call, org, Page, SessionUser } from './api.js';
-import { clear, field, h, status, table, when } from './dom.js';
+import { clear, counted, field, h, status, table, when } from './dom.js';
 
 const SCOPES = ['bookings:read', 'bookings:write', 'events:read', 'events:write', 'posts:read', 'posts:write', 'webhooks:read', 'webhooks:write'];
 
@@ -78,7 +78,14 @@ export async function keysView(main: HTMLElement, user: SessionUser): Promise<vo
         if (!window.confirm(`Revoke "${key.name}"? Requests with it will fail at once.`)) return;
         revoke.disabled = true;
         call<{ data: ApiKey }>('DELETE', `${base}/${encodeURIComponent(key.id)}`)
-          .then(() => refresh())
+          .then(() => {
+            // A revoked key's one-time box would show a secret that no longer works.
+            if (created.dataset['keyId'] === key.id) {
+              delete created.dataset['keyId'];
+              clear(created);
+            }
+            return refresh();
+          })
           .catch((error: unknown) => {
             revoke.disabled = false;
             clear(feedback, status('error', error instanceof ApiError ? error.describe() : 'Could not revoke the key.'));
@@ -107,7 +114,7 @@ export async function keysView(main: HTMLElement, user: SessionUser): Promise<vo
     });
     clear(
       listArea,
-      h('p', { class: 'muted' }, `${page.meta.total} key(s)`),
+      h('p', { class: 'muted' }, counted(page.meta.total, 'key')),
       table(['Name', 'Kind', 'Prefix', 'Scopes', 'Created', 'Last used', 'Expires', 'Status'], rows),
     );
   }
@@ -137,6 +144,7 @@ function showSecret(area: HTMLElement, key: ApiKey & { key: string }): void {
         copied.textContent = 'Selected: press Ctrl+C to copy.';
       });
   });
+  area.dataset['keyId'] = key.id;
   clear(
     area,
     h(

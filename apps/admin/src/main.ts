@@ -19,6 +19,13 @@ const who = document.getElementById('who') as HTMLElement;
 const whoEmail = document.getElementById('who-email') as HTMLElement;
 const signOut = document.getElementById('sign-out') as HTMLButtonElement;
 
+/**
+ * The origin the server accepts sessions from (its APP_URL), written into the page by the server.
+ * Opened under another name (127.0.0.1 for localhost, an internal host name), every sign-in would be
+ * refused as cross-origin: the page says where to go instead of offering a form that cannot work.
+ */
+const appOrigin = document.querySelector<HTMLMetaElement>('meta[name="app-origin"]')?.content || location.origin;
+
 let user: SessionUser | null = null;
 
 function isView(value: string | undefined): value is View {
@@ -52,6 +59,20 @@ function signedOut(message?: string): void {
   user = null;
   who.hidden = true;
   tabs.hidden = true;
+  if (location.origin !== appOrigin) {
+    const there = `${appOrigin}/admin`;
+    clear(
+      main,
+      h(
+        'section',
+        { class: 'card', id: 'wrong-origin', role: 'alert' },
+        h('h2', {}, 'Open the console at its own address'),
+        h('p', {}, `This page was opened at ${location.origin}, but this server accepts sign-ins only from ${appOrigin} (its APP_URL).`),
+        h('p', {}, h('a', { href: there, id: 'app-origin-link' }, `Go to ${there}`)),
+      ),
+    );
+    return;
+  }
   const email = field('E-mail', { type: 'email', name: 'email', autocomplete: 'username', required: true });
   const password = field('Password', { type: 'password', name: 'password', autocomplete: 'current-password', required: true });
   const feedback = h('div', { id: 'login-feedback' }, message ? status('error', message) : null);

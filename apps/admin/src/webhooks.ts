@@ -5,6 +5,17 @@ function problemText(error: unknown, fallback: string): string {
   return error instanceof ApiError ? error.describe() : fallback;
 }
 
+/**
+ * What the endpoint answered. A pending delivery (a retry, a redelivery) has no answer yet: it says
+ * so, and an earlier attempt's answer is named as such rather than shown as its outcome.
+ */
+function answerOf(delivery: Delivery): string {
+  const last = delivery.response_status === null ? delivery.error : String(delivery.response_status);
+  if (delivery.status !== 'pending') return last ?? '—';
+  const queued = delivery.next_attempt_at ? `queued, due ${when(delivery.next_attempt_at)}` : 'queued';
+  return last ? `${queued} (previous attempt: ${last})` : queued;
+}
+
 /** Webhooks: the endpoints, a form to subscribe one (secret shown once), enable/disable, ping, the delivery log, redeliver. */
 export async function webhooksView(main: HTMLElement, user: SessionUser): Promise<void> {
   const base = org(user.organization_id, 'webhooks');
@@ -79,7 +90,7 @@ export async function webhooksView(main: HTMLElement, user: SessionUser): Promis
         delivery.event_type,
         h('span', { 'data-status': delivery.status }, delivery.status),
         String(delivery.attempts),
-        delivery.response_status === null ? (delivery.error ?? '—') : String(delivery.response_status),
+        h('span', { 'data-answer': delivery.id }, answerOf(delivery)),
         when(delivery.last_attempt_at),
         again,
       ];

@@ -1,6 +1,6 @@
 import { Controller, Get, Module, Param, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import { NotFoundError } from '@almanac/shared';
+import { AppConfig, NotFoundError } from '@almanac/shared';
 import type { Response } from 'express';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -26,7 +26,12 @@ const TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',
   css: 'text/css; charset=utf-8',
   js: 'text/javascript; charset=utf-8',
+  svg: 'image/svg+xml',
 };
+
+/** Attribute-safe text (APP_URL's origin is plain ASCII, but nothing reaches HTML unescaped). */
+const escapeAttribute = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The workspace root: the nearest folder above this file holding apps/admin (from apps/api/src or dist/apps/api/src). */
 function workspaceRoot(from: string): string | null {
@@ -37,14 +42,18 @@ function workspaceRoot(from: string): string | null {
 }
 
 /**
- * Serves the admin console (apps/admin): index.html and admin.css from apps/admin/static, the ES
- * modules compiled by `tsc -p apps/admin/tsconfig.json` from dist/apps/admin. Files are read once.
+ * Serves the admin console (apps/admin): index.html, admin.css and favicon.svg from apps/admin/static,
+ * the ES modules compiled by `tsc -p apps/admin/tsconfig.json` from dist/apps/admin. Files are read
+ * once. index.html carries APP_URL's origin (`<meta name="app-origin">`): sessions are only accepted
+ * from there, so a page opened at another address says where to go before anyone tries to sign in.
  */
 @ApiExcludeController()
 @Controller('admin')
 export class AdminConsoleController {
   private readonly root = workspaceRoot(__dirname);
   private readonly cache = new Map<string, Buffer>();
+
+  constructor(private readonly config: AppConfig) {}
 
   @Get()
   index(@Res() res: Response): void {
@@ -53,7 +62,7 @@ export class AdminConsoleController {
 
   @Get(':file')
   asset(@Param('file') file: string, @Res() res: Response): void {
-    if (!/^[a-z][a-z0-9-]*\.(js|css)$/.test(file)) throw new NotFoundError('File');
+    if (!/^[a-z][a-z0-9-]*\.(js|css|svg)$/.test(file)) throw new NotFoundError('File');
     this.send(res, file);
   }
 
@@ -72,7 +81,8 @@ export class AdminConsoleController {
     if (!this.root) return null;
     const path = file.endsWith('.js') ? join(this.root, 'dist', 'apps', 'admin', file) : join(this.root, 'apps', 'admin', 'static', file);
     if (!existsSync(path)) return null;
-    const body = readFileSync(path);
+    let body = readFileSync(path);
+    if (file === 'index.html') body = Buffer.from(body.toString('utf8').replace('{{APP_ORIGIN}}', escapeAttribute(this.config.appOrigin)));
     this.cache.set(file, body);
     return body;
   }

@@ -33,6 +33,7 @@ describe('admin console in a real browser (e2e)', () => {
   let tenant: Tenant;
   let scheduleId: string;
   const pageErrors: string[] = [];
+  const missing: string[] = [];
   const receiver = new Receiver();
 
   beforeAll(async () => {
@@ -57,6 +58,10 @@ describe('admin console in a real browser (e2e)', () => {
       if (message.type() === 'error' && !/status of (401|404|422|502)/.test(message.text())) pageErrors.push(message.text());
     });
     page.on('dialog', (dialog) => void dialog.accept());
+    // Anything the page itself loads (documents, scripts, styles, icons) must exist.
+    page.on('response', (response) => {
+      if (response.status() === 404 && !new URL(response.url()).pathname.startsWith('/api/')) missing.push(response.url());
+    });
     mkdirSync(SHOTS, { recursive: true });
   });
 
@@ -92,14 +97,58 @@ describe('admin console in a real browser (e2e)', () => {
     expect(js.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(js.headers.get('content-security-policy')).toBe(csp);
     expect((await fetch(`${base}/admin/admin.css`)).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    // Its own icon, from this origin (no 404 for /favicon.ico in every tab).
+    expect(html).toContain('<link rel="icon" href="/admin/favicon.svg" type="image/svg+xml">');
+    const icon = await fetch(`${base}/admin/favicon.svg`);
+    expect(icon.status).toBe(200);
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml');
+    expect(icon.headers.get('content-security-policy')).toBe(csp);
+    expect(await icon.text()).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    // The origin sessions are accepted from, for the page to compare with its own.
+    expect(html).toContain(`<meta name="app-origin" content="${base}">`);
     expect((await fetch(`${base}/admin/nothing.js`)).status).toBe(404);
     expect((await fetch(`${base}/admin/..%2Fpackage.json`)).status).toBe(404);
+  });
+
+  it('opened at another name than APP_URL, says where to go instead of offering a sign-in that cannot work', async () => {
+    const elsewhere = await browser.newPage();
+    try {
+      // The same server, reached as localhost while APP_URL says 127.0.0.1.
+      await elsewhere.goto(base.replace('127.0.0.1', 'localhost') + '/admin', { waitUntil: 'load' });
+      await elsewhere.waitForSelector('#wrong-origin');
+      expect(await elsewhere.$('#login-form')).toBeNull();
+      expect(await elsewhere.$eval('#app-origin-link', (a) => a.getAttribute('href'))).toBe(`${base}/admin`);
+      expect(await elsewhere.$eval('#wrong-origin', (e) => e.textContent)).toContain(`accepts sign-ins only from ${base}`);
+      // Following the link lands on the console's own address, with the sign-in form.
+      await Promise.all([elsewhere.waitForNavigation({ waitUntil: 'load' }), elsewhere.click('#app-origin-link')]);
+      expect(elsewhere.url()).toBe(`${base}/admin`);
+      await elsewhere.waitForSelector('#login-form');
+    } finally {
+      await elsewhere.close();
+    }
   });
 
   it('signs in, manages a key, sets the integration, imports, revokes and signs out', async () => {
     await page.setViewport({ width: 1280, height: 900 });
     await page.goto(`${base}/admin`, { waitUntil: 'load' });
     await page.waitForSelector('#login-form');
+    // Signed out, the tabs and "Sign out" are neither shown nor reachable with the keyboard.
+    const shown = (selector: string) => page.evaluate(`getComputedStyle(document.querySelector('${selector}')).display !== 'none'`);
+    expect(await shown('#tabs')).toBe(false);
+    expect(await shown('#who')).toBe(false);
+    const reached: string[] = [];
+    for (const key of [...Array<string>(8).fill('Shift+Tab'), ...Array<string>(8).fill('Tab')]) {
+      if (key === 'Shift+Tab') {
+        await page.keyboard.down('Shift');
+        await page.keyboard.press('Tab');
+        await page.keyboard.up('Shift');
+      } else {
+        await page.keyboard.press('Tab');
+      }
+      reached.push(String(await page.evaluate(`document.activeElement?.closest('#tabs, #who') ? document.activeElement.textContent : ''`)));
+    }
+    expect(reached.filter(Boolean)).toEqual([]);
+    await page.focus('input[name=email]');
 
     // Keyboard only: the e-mail field has the focus, Tab to the password, Enter submits.
     await page.keyboard.type(EMAIL);
@@ -130,6 +179,18 @@ describe('admin console in a real browser (e2e)', () => {
     expect(await text('#keys-list')).not.toContain(key);
     expect((await bearer(key)).status).toBe(200);
     expect((await bearer(key, '/api/v1/events')).status).toBe(403);
+    // The tenant's own key and Robot.
+    expect(await text('#keys-list p.muted')).toBe('2 keys');
+
+    // A key revoked while its one-time box is still open: the box goes (its secret no longer works).
+    await page.type('#create-key-form input[name=name]', 'Temp');
+    await page.click('#create-key-form button[type=submit]');
+    await page.waitForFunction(`document.querySelector('#new-key-area strong')?.textContent.includes('"Temp"')`);
+    await page.waitForFunction(`document.querySelector('#keys-list p.muted')?.textContent === '3 keys'`);
+    const [{ id: tempId }] = await t.query<{ id: string }>('SELECT id FROM api_keys WHERE organization_id = $1 AND name = $2', [tenant.orgId, 'Temp']);
+    await page.click(`button[data-revoke="${tempId}"]`);
+    await page.waitForSelector(`[data-revoked="${tempId}"]`);
+    expect(await page.$('#new-key')).toBeNull();
 
     // A publishable key: the kind, its origins and site; the list says which keys are which.
     await page.click('#kind-publishable');
@@ -211,6 +272,10 @@ describe('admin console in a real browser (e2e)', () => {
     await page.waitForSelector('#deliveries [data-status="succeeded"]');
     await page.click('#deliveries [data-redeliver]');
     await page.waitForSelector('#deliveries [data-status="pending"]');
+    // Queued again: the first attempt's 200 is not this delivery's outcome yet.
+    const answer = await text('#deliveries [data-answer]');
+    expect(answer).toMatch(/^queued/);
+    expect(answer).toContain('(previous attempt: 200)');
     await t.app.get(WebhookDispatcher).runOnce();
     expect(receiver.on('/hook')).toHaveLength(2);
     await page.click('[data-log]');
@@ -266,12 +331,13 @@ describe('admin console in a real browser (e2e)', () => {
     await page.waitForSelector('#import-result .error');
     expect(await text('#import-result .error')).toMatch(/integration/i);
     await page.waitForFunction(`document.querySelector('#import-history')?.textContent.includes('integration_not_configured')`);
-    expect(await text('#import-history')).toContain('2 run(s)');
+    expect(await text('#import-history')).toContain('2 runs, newest first');
 
     // Sign out: the session row is gone and the form is back.
     await page.click('#sign-out');
     await page.waitForSelector('#login-form');
     expect(await t.query('SELECT 1 FROM admin_sessions s JOIN users u ON u.id = s.user_id WHERE u.email = $1', [EMAIL])).toHaveLength(0);
     expect(pageErrors).toEqual([]);
+    expect(missing).toEqual([]);
   });
 });
