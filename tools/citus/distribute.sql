@@ -8,6 +8,7 @@ SELECT create_reference_table('users');
 SELECT create_reference_table('api_keys');
 SELECT create_reference_table('admin_sessions');
 SELECT create_reference_table('login_failures');
+SELECT create_reference_table('login_known_clients');
 
 -- Distributed tables, all co-located with schedules, so that joins and foreign keys on
 -- (organization_id, …) stay on one node.

@@ -13,5 +13,14 @@ import { LoginFailuresByClient1764010000000 } from './lib/infrastructure/migrati
 import { IdentityDistributionKeys1764070000500 } from './lib/infrastructure/migrations/1764070000500-distribution-keys';
 import { UserDirectory1764080000900 } from './lib/infrastructure/migrations/1764080000900-user-directory';
 import { PublishableKeys1764230000000 } from './lib/infrastructure/migrations/1764230000000-publishable-keys';
-export const identityMigrations = [IdentityInit1763700000100, IdentitySessions1763700000200, LoginFailuresByClient1764010000000, IdentityDistributionKeys1764070000500, UserDirectory1764080000900, PublishableKeys1764230000000];
+import { LoginKnownClients1764300000700 } from './lib/infrastructure/migrations/1764300000700-login-known-clients';
+export const identityMigrations = [
+  IdentityInit1763700000100,
+  IdentitySessions1763700000200,
+  LoginFailuresByClient1764010000000,
+  IdentityDistributionKeys1764070000500,
+  UserDirectory1764080000900,
+  PublishableKeys1764230000000,
+  LoginKnownClients1764300000700,
+];
 export { declareScopes, declaredScopes, SCOPES, type Scope } from './lib/domain/scopes';

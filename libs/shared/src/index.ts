@@ -29,5 +29,6 @@ export * from './database/db-availability';
 export * from './api/loggable-error';
 export * from './database/slug-lock';
 export * from './net/safe-fetch';
+export * from './net/client-address';
 export * from './api/conditional';
 export * from './api/http-semantics';

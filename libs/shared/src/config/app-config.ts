@@ -1,3 +1,5 @@
+import { TrustedProxies } from '../net/client-address';
+
 /** Runtime configuration, read once from the environment (the variables: README.md, "Configuration"). */
 export class AppConfig {
   readonly port: number;
@@ -11,6 +13,8 @@ export class AppConfig {
   readonly apiKeyCacheSeconds: number;
   /** Failed sign-ins one client address may make in 15 minutes, before any password is hashed; 0 turns it off. */
   readonly loginMaxFailuresPerClient: number;
+  /** Proxies whose X-Forwarded-For names the client (none by default: the socket's peer is the client). */
+  readonly trustedProxies: TrustedProxies;
   /** Connections in this instance's PostgreSQL pool. */
   readonly databasePoolSize: number;
   /** Let webhook endpoints live on loopback/private addresses (tests, local receivers). */
@@ -37,6 +41,7 @@ export class AppConfig {
     this.apiKeyCacheSeconds = values.apiKeyCacheSeconds ?? 5;
     this.seedDemo = values.seedDemo ?? true;
     this.loginMaxFailuresPerClient = values.loginMaxFailuresPerClient ?? 30;
+    this.trustedProxies = values.trustedProxies ?? TrustedProxies.none;
     this.databasePoolSize = values.databasePoolSize ?? 20;
     this.webhookAllowPrivateHosts = values.webhookAllowPrivateHosts ?? false;
     this.webhookMaxAttempts = values.webhookMaxAttempts ?? 8;
@@ -67,6 +72,7 @@ export class AppConfig {
       calendarAllowPrivateHosts: env['CALENDAR_ALLOW_PRIVATE_HOSTS'] === 'true',
       apiKeyCacheSeconds: int('API_KEY_CACHE_SECONDS', 5),
       loginMaxFailuresPerClient: int('LOGIN_MAX_FAILURES_PER_CLIENT', 30),
+      trustedProxies: TrustedProxies.parse(env['TRUSTED_PROXIES'] ?? ''),
       databasePoolSize: Math.max(1, int('DATABASE_POOL_SIZE', 20)),
       webhookAllowPrivateHosts: env['WEBHOOK_ALLOW_PRIVATE_HOSTS'] === 'true',
       webhookMaxAttempts: Math.max(1, int('WEBHOOK_MAX_ATTEMPTS', 8)),

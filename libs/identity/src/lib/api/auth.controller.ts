@@ -26,15 +26,17 @@ export class AuthController {
     description:
       'Sets the `almanac_session` cookie (HttpOnly, SameSite=Strict, Path=/, Secure unless APP_URL is http). ' +
       'Unknown e-mail, wrong password and non-admin accounts get the same 401. More than 10 failed attempts ' +
-      'for one e-mail, or more than `LOGIN_MAX_FAILURES_PER_CLIENT` (30) from one client address, within 15 minutes: ' +
-      '429 with Retry-After (the client limit is checked before any password is hashed).',
+      'for one e-mail within 15 minutes: 429 with Retry-After. More than `LOGIN_MAX_FAILURES_PER_CLIENT` (30) from one ' +
+      'client (its address; behind a proxy listed in `TRUSTED_PROXIES`, the address the proxy names in X-Forwarded-For) ' +
+      'within 15 minutes: 429 before any password is hashed, except for an e-mail that signed in from that client in the ' +
+      'last 30 days, whose right password is still accepted (a wrong one gets the same 429).',
   })
   @ApiDataResponse(SessionResponse, 200, 'Signed in; the session cookie is set')
   @ApiProblems(400, 401, 403, 415, 429)
   async login(@Body() body: LoginDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ data: SessionResponse }> {
     assertSameOrigin(req, this.config);
     try {
-      const { token, user } = await this.sessions.login(body.email, body.password, req.socket.remoteAddress ?? '');
+      const { token, user } = await this.sessions.login(body.email, body.password, this.config.trustedProxies.clientOf(req));
       res.setHeader('Set-Cookie', sessionCookie(token, this.config.appUrl));
       res.setHeader('Cache-Control', 'no-store');
       return { data: toSessionResponse(user) };

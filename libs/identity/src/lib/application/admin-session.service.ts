@@ -4,7 +4,7 @@ import { AppConfig, Clock, DomainError, newId, UnauthorizedError } from '@almana
 import { DataSource } from 'typeorm';
 import { AdminSessionInfo, idleSince, isSessionActive, needsTouch, newAdminSession, sessionInfoOf } from '../domain/admin-session';
 import { loginClientKey } from '../domain/login-failure';
-import { LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, loginEmailKey, loginThrottle } from '../domain/login-throttle';
+import { LOGIN_KNOWN_CLIENT_MS, LOGIN_MAX_FAILURES, LOGIN_WINDOW_MS, loginEmailKey, loginThrottle } from '../domain/login-throttle';
 import { DUMMY_PASSWORD_HASH_PROMISE, verifyPassword } from '../domain/password';
 import { generateSessionToken, hashSessionToken, SESSION_TOKEN_PATTERN } from '../domain/session-token';
 import { maySignIn } from '../domain/user';
@@ -17,7 +17,12 @@ export class LoginThrottledError extends DomainError {
     readonly retryAfterSeconds: number,
     byClient = false,
   ) {
-    super('rate_limited', `Too many failed sign-in attempts ${byClient ? 'from this client' : 'for this e-mail'}. Try again later.`);
+    super(
+      'rate_limited',
+      byClient
+        ? 'Too many failed sign-in attempts from this client. Try again later; an account that signed in from this client in the last 30 days may still sign in with its password.'
+        : 'Too many failed sign-in attempts for this e-mail. Try again later.',
+    );
   }
 }
 
@@ -25,6 +30,9 @@ export class LoginThrottledError extends DomainError {
 export const INVALID_LOGIN_MESSAGE = 'Invalid e-mail or password.';
 
 const SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+
+/** The throttle's verdict on one attempt: refused, or on to the password check (noting a client over its limit). */
+type Throttle = { refused: LoginThrottledError } | { refused: null; clientOverLimit: { retryAfterSeconds: number } | null };
 
 /** Admin sign-in, sessions kept in PostgreSQL, and the per-e-mail and per-client login throttle. */
 @Injectable()
@@ -43,39 +51,54 @@ export class AdminSessionService {
   /**
    * Verifies the credentials of an admin and opens a session. Unknown e-mail, wrong password and a
    * non-admin account all raise the same UnauthorizedError after one scrypt verification each.
+   * `client` is the client as per-client limits count it (TrustedProxies.clientOf).
    */
-  async login(email: string, password: string, clientAddress = ''): Promise<{ token: string; user: AdminSessionInfo }> {
+  async login(email: string, password: string, client = ''): Promise<{ token: string; user: AdminSessionInfo }> {
     const now = this.clock.now();
     const emailKey = loginEmailKey(email);
-    const clientKey = loginClientKey(clientAddress);
+    const clientKey = loginClientKey(client);
     this.sweep(now);
 
     // Count the recent failures of this client and of this e-mail, and record this attempt as one
     // (until it succeeds), under a lock per client and one per e-mail (always taken in that order):
-    // of concurrent attempts, exactly as many as allowed reach the password check.
+    // of concurrent attempts, exactly as many as allowed reach the password check. A client over its
+    // limit is refused before any password is hashed, unless this e-mail signed in from it recently:
+    // its admins are not locked out by a neighbour (or a shared address) guessing other e-mails.
     const attemptId = newId();
     const since = new Date(now.getTime() - LOGIN_WINDOW_MS);
-    const throttle = await this.dataSource.transaction(async (em) => {
+    const throttle = await this.dataSource.transaction(async (em): Promise<Throttle> => {
+      let clientOverLimit: { retryAfterSeconds: number } | null = null;
       const perClient = this.config.loginMaxFailuresPerClient;
       if (perClient > 0) {
         const decision = loginThrottle(await this.sessions.lockFailuresOfClient(em, clientKey, since), now, perClient);
-        if (!decision.allowed) return { ...decision, byClient: true };
+        if (!decision.allowed) {
+          const known = await this.sessions.isKnownClient(em, emailKey, clientKey, new Date(now.getTime() - LOGIN_KNOWN_CLIENT_MS));
+          if (!known) return { refused: new LoginThrottledError(decision.retryAfterSeconds, true) };
+          clientOverLimit = decision;
+        }
       }
       const decision = loginThrottle(await this.sessions.lockFailuresOfEmail(em, emailKey, since), now, LOGIN_MAX_FAILURES);
-      if (decision.allowed) await this.sessions.recordFailure(em, { id: attemptId, emailKey, clientKey, attemptedAt: now });
-      return { ...decision, byClient: false };
+      if (!decision.allowed) return { refused: new LoginThrottledError(decision.retryAfterSeconds) };
+      await this.sessions.recordFailure(em, { id: attemptId, emailKey, clientKey, attemptedAt: now });
+      return { refused: null, clientOverLimit };
     });
-    if (!throttle.allowed) throw new LoginThrottledError(throttle.retryAfterSeconds, throttle.byClient);
+    if (throttle.refused) throw throttle.refused;
 
     const user = await this.users.findCredentialsByEmailKey(this.dataSource.manager, emailKey);
     // Always one scrypt verification, against a dummy hash when there is nothing to verify against.
     const storedHash = user?.passwordHash ?? (await DUMMY_PASSWORD_HASH_PROMISE());
     const passwordMatches = await verifyPassword(password, storedHash);
-    if (!maySignIn(user) || !passwordMatches) throw new UnauthorizedError(INVALID_LOGIN_MESSAGE);
+    if (!maySignIn(user) || !passwordMatches) {
+      // Over the client's limit a wrong password is refused like any other attempt from there, so the
+      // answer does not tell which e-mails signed in from this client.
+      if (throttle.clientOverLimit) throw new LoginThrottledError(throttle.clientOverLimit.retryAfterSeconds, true);
+      throw new UnauthorizedError(INVALID_LOGIN_MESSAGE);
+    }
 
     const token = generateSessionToken();
     await this.dataSource.transaction(async (em) => {
       await this.sessions.clearFailuresOfEmail(em, emailKey);
+      await this.sessions.rememberClient(em, emailKey, clientKey, now);
       // Sessions of this user that have ended are of no further use.
       await this.sessions.deleteEndedOfUser(em, user, now, idleSince(now));
       await this.sessions.insert(em, newAdminSession(newId(), user, now), hashSessionToken(token));
@@ -112,7 +135,8 @@ export class AdminSessionService {
     const em = this.dataSource.manager;
     Promise.all([
       this.sessions.deleteFailuresBefore(em, new Date(now.getTime() - LOGIN_WINDOW_MS)),
+      this.sessions.deleteKnownClientsBefore(em, new Date(now.getTime() - LOGIN_KNOWN_CLIENT_MS)),
       this.sessions.deleteEnded(em, now, idleSince(now)),
-    ]).catch((error: unknown) => this.logger.warn({ err: error }, 'could not sweep sessions and login failures'));
+    ]).catch((error: unknown) => this.logger.warn({ err: error }, 'could not sweep sessions and login records'));
   }
 }

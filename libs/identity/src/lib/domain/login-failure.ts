@@ -6,7 +6,7 @@ export interface LoginFailure {
   readonly attemptedAt: Date;
 }
 
-/** The throttle's key of a client: its address as the socket reports it. */
-export function loginClientKey(clientAddress: string): string {
-  return `client:${clientAddress}`;
+/** The throttle's key of a client (an IPv4 address or an IPv6 /64, see TrustedProxies.clientOf). */
+export function loginClientKey(client: string): string {
+  return `client:${client}`;
 }

@@ -3,6 +3,13 @@ export const LOGIN_MAX_FAILURES = 10;
 
 export const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 
+/**
+ * A client over its limit of failed sign-ins may still try the e-mails that signed in from it within
+ * this long: only those, and each at most LOGIN_MAX_FAILURES times per window, so the passwords it can
+ * make the server hash stay bounded by real sign-ins, never by the e-mails an attacker makes up.
+ */
+export const LOGIN_KNOWN_CLIENT_MS = 30 * 24 * 60 * 60 * 1000;
+
 /** E-mails are matched case-insensitively, as the unique index on users does. */
 export function loginEmailKey(email: string): string {
   return email.trim().toLowerCase();

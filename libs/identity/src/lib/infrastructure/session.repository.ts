@@ -20,8 +20,9 @@ interface SessionRow {
 const LOGIN_LOCK_CLASS = 7_245_319;
 
 /**
- * Admin sessions (`admin_sessions`, by the SHA-256 of their token) and failed sign-ins
- * (`login_failures`, counted per e-mail and per client across every instance).
+ * Admin sessions (`admin_sessions`, by the SHA-256 of their token), failed sign-ins
+ * (`login_failures`, counted per e-mail and per client across every instance) and the clients each
+ * e-mail signed in from (`login_known_clients`).
  */
 @Injectable()
 export class SessionRepository {
@@ -51,6 +52,25 @@ export class SessionRepository {
       failure.clientKey,
       failure.attemptedAt,
     ]);
+  }
+
+  /** Whether the e-mail signed in from this client since `since` (see login_known_clients). */
+  async isKnownClient(em: EntityManager, emailKey: string, clientKey: string, since: Date): Promise<boolean> {
+    const rows: unknown[] = await em.query('SELECT 1 FROM login_known_clients WHERE email_key = $1 AND client_key = $2 AND signed_in_at > $3', [
+      emailKey,
+      clientKey,
+      since,
+    ]);
+    return rows.length > 0;
+  }
+
+  /** Notes that the e-mail signed in from this client at `at`. */
+  async rememberClient(em: EntityManager, emailKey: string, clientKey: string, at: Date): Promise<void> {
+    await em.query(
+      `INSERT INTO login_known_clients (email_key, client_key, signed_in_at) VALUES ($1, $2, $3)
+       ON CONFLICT (email_key, client_key) DO UPDATE SET signed_in_at = greatest(login_known_clients.signed_in_at, EXCLUDED.signed_in_at)`,
+      [emailKey, clientKey, at],
+    );
   }
 
   /** Forgets the e-mail's failures (after a successful sign-in). */
@@ -110,6 +130,11 @@ export class SessionRepository {
   /** Drops the failures that left the window (attempted at or before `windowStart`). */
   async deleteFailuresBefore(em: EntityManager, windowStart: Date): Promise<void> {
     await em.query('DELETE FROM login_failures WHERE attempted_at <= $1', [windowStart]);
+  }
+
+  /** Forgets the clients whose last sign-in was at or before `before`. */
+  async deleteKnownClientsBefore(em: EntityManager, before: Date): Promise<void> {
+    await em.query('DELETE FROM login_known_clients WHERE signed_in_at <= $1', [before]);
   }
 
   /** Drops every session that expired by `now` or was last seen at or before `idleSince`. */
