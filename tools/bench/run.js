@@ -553,6 +553,8 @@ async function main() {
       LOG_LEVEL: options.logLevel,
       // Far above what the load sends: the limiter still counts every request and sets its headers.
       RATE_LIMIT_PER_MINUTE: '100000000',
+      // The load generator is one client on loopback holding --connections connections at once.
+      MAX_CONNECTIONS_PER_CLIENT: '0',
     };
     if (options.nodeOptions) env.NODE_OPTIONS = options.nodeOptions;
     explainContext.env = env;

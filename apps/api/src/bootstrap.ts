@@ -104,7 +104,12 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Almanac
   const { steps: frontDoor, accessLog } = frontDoorOf(config);
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.register({ config, clock: options.clock, extraModules: options.extraModules }),
-    new AlmanacExpressAdapter(frontDoor, (fields, message) => accessLog.logger.warn(fields, message)),
+    new AlmanacExpressAdapter(frontDoor, (fields, message) => accessLog.logger.warn(fields, message), {
+      maxConnectionsPerClient: config.maxConnectionsPerClient,
+      trustedProxies: config.trustedProxies,
+      headersTimeoutMs: config.httpHeadersTimeoutMs,
+      requestTimeoutMs: config.httpRequestTimeoutMs,
+    }),
     {
       bodyParser: false,
       bufferLogs: true,

@@ -30,5 +30,6 @@ export * from './api/loggable-error';
 export * from './database/slug-lock';
 export * from './net/safe-fetch';
 export * from './net/client-address';
+export * from './net/connection-limits';
 export * from './api/conditional';
 export * from './api/http-semantics';

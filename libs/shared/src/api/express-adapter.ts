@@ -1,8 +1,9 @@
 import { StreamableFile, type NestApplicationOptions } from '@nestjs/common';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { capConnectionsPerClient, type ConnectionLimits, serverTimeouts } from '../net/connection-limits';
 import type { FrontDoorStep } from './http-middleware';
 import { wantsEntityTag } from './conditional';
 import { entityTagOf, noneMatchHits, paginationLinks } from './http-semantics';
@@ -29,12 +30,22 @@ export class AlmanacExpressAdapter extends ExpressAdapter {
   constructor(
     private readonly frontDoor: readonly FrontDoorStep[],
     private readonly log: FrontDoorLog = () => undefined,
+    private readonly limits?: ConnectionLimits,
   ) {
     super();
   }
 
   override initHttpServer(options: NestApplicationOptions): void {
-    super.initHttpServer(options);
+    if (this.limits && !options.httpsOptions && !options.forceCloseConnections) {
+      // Node's server with the request timeouts (Nest's own takes no options), capped per client.
+      const limits = this.limits;
+      this.httpServer = createServer(serverTimeouts(limits), this.getInstance());
+      capConnectionsPerClient(this.httpServer as Server, limits, (refused) =>
+        this.log({ refused, max_connections_per_client: limits.maxConnectionsPerClient }, 'connections over the per-client cap were closed'),
+      );
+    } else {
+      super.initHttpServer(options);
+    }
     const server = this.getHttpServer() as Server;
     const app = this.getInstance() as (req: IncomingMessage, res: ServerResponse) => void;
     const steps = this.frontDoor;

@@ -15,6 +15,12 @@ export class AppConfig {
   readonly loginMaxFailuresPerClient: number;
   /** Proxies whose X-Forwarded-For names the client (none by default: the socket's peer is the client). */
   readonly trustedProxies: TrustedProxies;
+  /** Connections one client may hold open at once (trusted proxies exempt); 0 turns the cap off. */
+  readonly maxConnectionsPerClient: number;
+  /** A request's headers must arrive within this (ms); 0: no limit. */
+  readonly httpHeadersTimeoutMs: number;
+  /** A whole request (headers and body) must arrive within this (ms), else 408; 0: no limit. */
+  readonly httpRequestTimeoutMs: number;
   /** Connections in this instance's PostgreSQL pool. */
   readonly databasePoolSize: number;
   /** Let webhook endpoints live on loopback/private addresses (tests, local receivers). */
@@ -42,6 +48,9 @@ export class AppConfig {
     this.seedDemo = values.seedDemo ?? true;
     this.loginMaxFailuresPerClient = values.loginMaxFailuresPerClient ?? 30;
     this.trustedProxies = values.trustedProxies ?? TrustedProxies.none;
+    this.maxConnectionsPerClient = values.maxConnectionsPerClient ?? 64;
+    this.httpHeadersTimeoutMs = values.httpHeadersTimeoutMs ?? 10_000;
+    this.httpRequestTimeoutMs = values.httpRequestTimeoutMs ?? 30_000;
     this.databasePoolSize = values.databasePoolSize ?? 20;
     this.webhookAllowPrivateHosts = values.webhookAllowPrivateHosts ?? false;
     this.webhookMaxAttempts = values.webhookMaxAttempts ?? 8;
@@ -73,6 +82,9 @@ export class AppConfig {
       apiKeyCacheSeconds: int('API_KEY_CACHE_SECONDS', 5),
       loginMaxFailuresPerClient: int('LOGIN_MAX_FAILURES_PER_CLIENT', 30),
       trustedProxies: TrustedProxies.parse(env['TRUSTED_PROXIES'] ?? ''),
+      maxConnectionsPerClient: int('MAX_CONNECTIONS_PER_CLIENT', 64),
+      httpHeadersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_SECONDS', 10) * 1000,
+      httpRequestTimeoutMs: int('HTTP_REQUEST_TIMEOUT_SECONDS', 30) * 1000,
       databasePoolSize: Math.max(1, int('DATABASE_POOL_SIZE', 20)),
       webhookAllowPrivateHosts: env['WEBHOOK_ALLOW_PRIVATE_HOSTS'] === 'true',
       webhookMaxAttempts: Math.max(1, int('WEBHOOK_MAX_ATTEMPTS', 8)),
