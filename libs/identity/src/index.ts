@@ -1,7 +1,8 @@
 export { IdentityModule } from './lib/identity.module';
 export { IdentityService, type PublishableReader } from './lib/application/identity.service';
-export { RequireScope, OpenToPublishableKeys, readsPublishedOnly, visibleStatusFilter, assertVisible } from './lib/api/api-key.guard';
+export { RequireScope, RateLimitCost, OpenToPublishableKeys, readsPublishedOnly, visibleStatusFilter, assertVisible } from './lib/api/api-key.guard';
 export { allowBrowserOrigin } from './lib/api/cors';
+export { FixedWindowRateLimiter } from './lib/domain/fixed-window-rate-limiter';
 export { V1Controller, AdminController, Principal, AdminSession, OrganizationIdParam, assertOwnOrganization } from './lib/api/decorators';
 export { ApiPrincipal } from './lib/domain/principal';
 export { AdminSessionInfo } from './lib/domain/admin-session';

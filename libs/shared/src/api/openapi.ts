@@ -80,12 +80,18 @@ const problemContent = { 'application/problem+json': { schema: { $ref: '#/compon
 // Sent once the API key has been checked (not when rate limiting is off): never on a 401, nor on the
 // 413 and 415 of the body parser, which runs before the key guard (nor on its 400 `invalid_json`).
 const RATE_LIMIT_HEADERS: Record<string, Json> = {
-  'RateLimit-Limit': { description: 'Requests allowed per minute for this API key', schema: { type: 'integer', minimum: 1 } },
-  'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer', minimum: 0 } },
+  'RateLimit-Limit': {
+    description: "Units this API key may spend per minute: a request costs 1, an operation whose `x-rate-limit-cost` says more costs that",
+    schema: { type: 'integer', minimum: 1 },
+  },
+  'RateLimit-Remaining': {
+    description: 'Units left in the current window after this request (on a 429: what is left, fewer than the request costs)',
+    schema: { type: 'integer', minimum: 0 },
+  },
   'RateLimit-Reset': { description: 'Seconds until the window ends', schema: { type: 'integer', minimum: 0 } },
   'RateLimit-Policy': {
     description:
-      'The quota policy, as draft-ietf-httpapi-ratelimit-headers spells it: `"per-key";q=<requests>;w=60` (q requests per 60-second window for this API key)',
+      'The quota policy, as draft-ietf-httpapi-ratelimit-headers spells it: `"per-key";q=<units>;w=60` (q units per 60-second window for this API key)',
     schema: { type: 'string', example: '"per-key";q=600;w=60' },
   },
   RateLimit: {

@@ -12,6 +12,10 @@ import { Scope } from '../domain/scopes';
 
 export const REQUIRED_SCOPE = 'almanac:required-scope';
 const OPEN_TO_PUBLISHABLE = 'almanac:open-to-publishable-keys';
+const RATE_LIMIT_COST = 'almanac:rate-limit-cost';
+
+/** What a request costs against its key's rate limit, from its (raw, not yet validated) query. */
+export type RateLimitCostOf = (query: Record<string, unknown>, now: Date) => number;
 
 export type RequestWithPrincipal = Request & { principal?: ApiPrincipal };
 
@@ -41,7 +45,8 @@ export class ApiKeyGuard implements CanActivate {
       const res = http.getResponse<Response>();
       const origin = req.headers.origin;
       if (principal.kind === 'publishable' && origin !== undefined && principal.allowedOrigins.includes(origin)) allowBrowserOrigin(res, origin);
-      this.countRequest(principal, res);
+      const cost = this.reflector.get<RateLimitCostOf | undefined>(RATE_LIMIT_COST, context.getHandler());
+      this.countRequest(principal, res, cost && ((now) => cost(req.query as Record<string, unknown>, now)));
     }
     if (principal.kind === 'publishable' && !this.reflector.getAllAndOverride<boolean | undefined>(OPEN_TO_PUBLISHABLE, [context.getHandler(), context.getClass()])) {
       throw new ForbiddenError('A publishable key may only read published posts and events.');
@@ -53,14 +58,17 @@ export class ApiKeyGuard implements CanActivate {
     return true;
   }
 
-  private countRequest(principal: ApiPrincipal, res: Response): void {
-    const decision = this.rateLimiter.hit(principal.apiKeyId);
+  private countRequest(principal: ApiPrincipal, res: Response, cost?: (now: Date) => number): void {
+    const decision = this.rateLimiter.hit(principal.apiKeyId, cost);
     if (!decision) return;
     // The three fields of the earlier draft, and the policy and its state as the current draft
     // (draft-ietf-httpapi-ratelimit-headers-08 and later) spells them.
     for (const [name, value] of Object.entries(rateLimitHeaders(RATE_LIMIT_POLICY, decision, RATE_LIMIT_WINDOW_SECONDS))) res.setHeader(name, value);
     if (!decision.allowed) {
-      throw rateLimitedProblem(`This API key made more than ${decision.limit} requests in a minute.`, decision.resetSeconds);
+      throw rateLimitedProblem(
+        `This API key used its ${decision.limit} units of this minute (${decision.remaining} left; a request costs 1, a costly read more).`,
+        decision.resetSeconds,
+      );
     }
   }
 }
@@ -99,3 +107,12 @@ export function visibleStatusFilter<S extends string>(principal: Pick<ApiPrincip
 export function assertVisible(principal: Pick<ApiPrincipal, 'kind'>, status: string, published: string, what: string): void {
   if (readsPublishedOnly(principal) && status !== published) throw new NotFoundError(what);
 }
+
+/**
+ * An operation that costs more than one unit of its key's rate limit (a read whose work grows with
+ * its query). The cost is computed from the query before it is validated (an invalid one is refused
+ * with 400 after paying at most its cost), and the rule is written into the OpenAPI operation as
+ * `x-rate-limit-cost` and said in its description.
+ */
+export const RateLimitCost = (cost: RateLimitCostOf, rule: string) =>
+  applyDecorators(SetMetadata(RATE_LIMIT_COST, cost), ApiExtension('x-rate-limit-cost', rule));

@@ -18,6 +18,17 @@ describe('FixedWindowRateLimiter', () => {
     expect(limiter.hit('k', 60_000).remaining).toBe(0);
   });
 
+  it('counts a costly request as several units, refuses one that costs more than is left, and caps a cost at the limit', () => {
+    const limiter = new FixedWindowRateLimiter(10, 60_000);
+    expect(limiter.hit('k', 0, 7)).toEqual({ allowed: true, limit: 10, remaining: 3, resetSeconds: 60 });
+    // 3 units left: a 4-unit request is refused (and not counted), a 1-unit one still passes.
+    expect(limiter.hit('k', 1_000, 4)).toEqual({ allowed: false, limit: 10, remaining: 3, resetSeconds: 59 });
+    expect(limiter.hit('k', 2_000)).toEqual({ allowed: true, limit: 10, remaining: 2, resetSeconds: 58 });
+    // A request dearer than the whole quota costs the whole quota: it passes in a fresh window.
+    expect(limiter.hit('fresh', 0, 62)).toEqual({ allowed: true, limit: 10, remaining: 0, resetSeconds: 60 });
+    expect(limiter.hit('frac', 0, 0.2).remaining).toBe(9);
+  });
+
   it('keeps keys apart', () => {
     const limiter = new FixedWindowRateLimiter(1, 60_000);
     expect(limiter.hit('a', 0).allowed).toBe(true);

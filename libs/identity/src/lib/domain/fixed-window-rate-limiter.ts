@@ -1,10 +1,11 @@
-/** The one rate-limit policy's name (in `RateLimit-Policy`) and window: requests per minute per API key. */
+/** The one rate-limit policy's name (in `RateLimit-Policy`) and window: units per minute per API key. */
 export const RATE_LIMIT_POLICY = 'per-key';
 export const RATE_LIMIT_WINDOW_SECONDS = 60;
 
 export interface RateLimitDecision {
   readonly allowed: boolean;
   readonly limit: number;
+  /** Units left in the window (a refused request may have found some, fewer than it costs). */
   readonly remaining: number;
   /** Seconds until the current window ends and the quota is full again (at least 1). */
   readonly resetSeconds: number;
@@ -16,9 +17,11 @@ interface Window {
 }
 
 /**
- * A fixed window per key, started by the key's first request: `limit` requests, then refusals until
- * the window ends. One map lookup and a few additions per request; refused requests do not count.
- * Memory stays bounded: when the map grows past `maxKeys`, ended windows are dropped.
+ * A fixed window per key, started by the key's first request: `limit` units, then refusals until
+ * the window ends. A request costs one unit unless it says otherwise (a costly read costs more; a
+ * cost above the limit counts as the whole limit, so it can still pass in a fresh window). One map
+ * lookup and a few additions per request; refused requests do not count. Memory stays bounded:
+ * when the map grows past `maxKeys`, ended windows are dropped.
  */
 export class FixedWindowRateLimiter {
   private readonly windows = new Map<string, Window>();
@@ -29,7 +32,8 @@ export class FixedWindowRateLimiter {
     private readonly maxKeys = 100_000,
   ) {}
 
-  hit(key: string, nowMs: number): RateLimitDecision {
+  hit(key: string, nowMs: number, cost = 1): RateLimitDecision {
+    const units = Math.min(this.limit, Math.max(1, Math.ceil(cost)));
     let window = this.windows.get(key);
     if (!window || nowMs >= window.start + this.windowMs || nowMs < window.start) {
       if (!window && this.windows.size >= this.maxKeys) this.sweep(nowMs);
@@ -37,8 +41,8 @@ export class FixedWindowRateLimiter {
       this.windows.set(key, window);
     }
     const resetSeconds = Math.max(1, Math.ceil((window.start + this.windowMs - nowMs) / 1000));
-    if (window.count >= this.limit) return { allowed: false, limit: this.limit, remaining: 0, resetSeconds };
-    window.count += 1;
+    if (window.count + units > this.limit) return { allowed: false, limit: this.limit, remaining: this.limit - window.count, resetSeconds };
+    window.count += units;
     return { allowed: true, limit: this.limit, remaining: this.limit - window.count, resetSeconds };
   }
 

@@ -1,8 +1,9 @@
 import { Get, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
-import { Principal, RequireScope, V1Controller, type ApiPrincipal } from '@almanac/identity';
+import { Principal, RateLimitCost, RequireScope, V1Controller, type ApiPrincipal } from '@almanac/identity';
 import { ApiProblems } from '@almanac/shared';
 import { SlotsService } from '../application/slots.service';
+import { slotQueryCost } from '../domain/slots';
 import { SlotListMeta, SlotQuery, SlotResponse } from './dto/slot.dto';
 
 @V1Controller('slots', 'slots')
@@ -11,10 +12,12 @@ export class SlotsController {
 
   @Get()
   @RequireScope('bookings:read')
+  @RateLimitCost((query, now) => slotQueryCost(query['start'], query['end'], now), '1 unit per day of [start, end), a started day counting: 1 to 62')
   @ApiOperation({
     summary: 'Bookable slots of an event type on a schedule',
     description:
-      "Every slot in [start, end) at once, sorted by start: the schedule's windows of each local date (its override, its weekly rules, or the whole day without availability), candidate starts every slot_interval (default the duration, but never less than 5 minutes apart, slot_interval's own minimum: at most 288 slots a day, about 18,000 in a 62-day answer) from each window's start while the slot fits in the window; offered when start ≥ now + minimum_notice, start < now + booking_window_days, its blocked time (with the type's buffers) meets no PENDING or CONFIRMED booking's blocked time, and the type's max_bookings_per_day is not reached on that local date (schedule time zone).",
+      "Every slot in [start, end) at once, sorted by start: the schedule's windows of each local date (its override, its weekly rules, or the whole day without availability), candidate starts every slot_interval (default the duration, but never less than 5 minutes apart, slot_interval's own minimum: at most 288 slots a day, about 18,000 in a 62-day answer) from each window's start while the slot fits in the window; offered when start ≥ now + minimum_notice, start < now + booking_window_days, its blocked time (with the type's buffers) meets no PENDING or CONFIRMED booking's blocked time, and the type's max_bookings_per_day is not reached on that local date (schedule time zone). " +
+      "Its work grows with the range, and so does its cost against the key's rate limit: 1 unit per day of the range (a started day counting; the default 7 days: 7 units; 62 days: 62), where other requests cost 1 (see `x-rate-limit-cost`; date-only bounds are counted as UTC days). RateLimit-Remaining says the units left after it.",
   })
   @ApiExtraModels(SlotResponse, SlotListMeta)
   @ApiResponse({

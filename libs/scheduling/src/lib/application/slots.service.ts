@@ -4,7 +4,7 @@ import { Clock, isCalendarDate, isUuid, NotFoundError, ValidationFailedError } f
 import { Temporal } from 'temporal-polyfill';
 import { DataSource } from 'typeorm';
 import { localDateOf, localDayBounds } from '../domain/availability';
-import { availableSlots, Slot } from '../domain/slots';
+import { availableSlots, DEFAULT_SLOT_RANGE_DAYS, MAX_SLOT_RANGE_DAYS, Slot } from '../domain/slots';
 import { BookingRepository } from '../infrastructure/booking.repository';
 
 export interface SlotsCommand {
@@ -14,9 +14,6 @@ export interface SlotsCommand {
   end?: string;
   timezone?: string;
 }
-
-const DEFAULT_RANGE_DAYS = 7;
-const MAX_RANGE_DAYS = 62;
 
 /** A date is its 00:00 in the time zone; a date-time with a zone is its instant. */
 function instantOf(value: string, timeZone: string): number {
@@ -49,10 +46,10 @@ export class SlotsService {
     const timezone = command.timezone ?? refs.schedule.timezone;
     const now = this.clock.now().getTime();
     const from = command.start === undefined ? now : instantOf(command.start, timezone);
-    const to = command.end === undefined ? addDays(from, DEFAULT_RANGE_DAYS, timezone) : instantOf(command.end, timezone);
+    const to = command.end === undefined ? addDays(from, DEFAULT_SLOT_RANGE_DAYS, timezone) : instantOf(command.end, timezone);
     if (to <= from) throw new ValidationFailedError([{ field: 'end', message: 'must be after start' }]);
-    if (to > addDays(from, MAX_RANGE_DAYS, timezone)) {
-      throw new ValidationFailedError([{ field: 'end', message: `must be at most ${MAX_RANGE_DAYS} days after start` }]);
+    if (to > addDays(from, MAX_SLOT_RANGE_DAYS, timezone)) {
+      throw new ValidationFailedError([{ field: 'end', message: `must be at most ${MAX_SLOT_RANGE_DAYS} days after start` }]);
     }
 
     const rules = refs.eventType.rules;

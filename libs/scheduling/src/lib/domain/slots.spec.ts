@@ -6,7 +6,7 @@ import {
   weeklyRulesProblems,
   windowsOn,
 } from './availability';
-import { availableSlots, BookingRules, bookingMisfit, BusyBooking } from './slots';
+import { availableSlots, BookingRules, bookingMisfit, BusyBooking, slotQueryCost } from './slots';
 
 const H = 3_600_000;
 const M = 60_000;
@@ -313,5 +313,24 @@ describe('a booking against availability', () => {
     ['no availability: anything', '2027-01-15T02:00:00Z', '2027-01-15T03:00:00Z', { availability: { weekly: null, overrides: [] } }, null],
   ])('%s', (_name, start, end, extra, reason) => {
     expect(bookingMisfit({ ...base, start: at(start), end: at(end), ...extra })).toBe(reason);
+  });
+});
+
+describe('slotQueryCost', () => {
+  const now = new Date('2027-01-10T15:30:00Z');
+  it.each([
+    ['no range: the default 7 days', undefined, undefined, 7],
+    ['62 days of dates', '2027-01-01', '2027-03-04', 62],
+    ['one day of dates', '2027-01-01', '2027-01-02', 1],
+    ['a started day counts', '2027-01-01T00:00:00Z', '2027-01-02T00:00:01Z', 2],
+    ['an hour', '2027-01-01T09:00:00+01:00', '2027-01-01T10:00:00+01:00', 1],
+    ['start only: 7 days from it', '2027-02-01', undefined, 7],
+    ['end only: from now', undefined, '2027-01-20T15:30:00Z', 10],
+    ['more than 62 days (refused later) costs 62', '2027-01-01', '2028-01-01', 62],
+    ['end before start (refused later) costs 1', '2027-02-01', '2027-01-01', 1],
+    ['a bound that is not a date costs 1', 'soon', '2027-03-04', 1],
+    ['a repeated bound costs 1', ['2027-01-01', '2027-01-02'], '2027-03-04', 1],
+  ])('%s', (_name, start, end, cost) => {
+    expect(slotQueryCost(start, end, now)).toBe(cost);
   });
 });

@@ -1,3 +1,4 @@
+import { parseDateOrDateTime } from '@almanac/shared/domain';
 import { Temporal } from 'temporal-polyfill';
 import { Availability, hasAvailability, localDayBounds, Span, windowsBetween } from './availability';
 import { MIN_SLOT_INTERVAL } from './event-type';
@@ -9,6 +10,28 @@ import { MIN_SLOT_INTERVAL } from './event-type';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
+
+/** A slots query without `end` covers this many days; it may cover at most MAX_SLOT_RANGE_DAYS. */
+export const DEFAULT_SLOT_RANGE_DAYS = 7;
+export const MAX_SLOT_RANGE_DAYS = 62;
+
+/**
+ * What a slots query costs against its key's rate limit: one unit per day of its range, a started
+ * day counting (1 to 62), since its work grows with the days (the largest costs ~0.3 s of CPU). Read
+ * from the query as sent, before the schedule's time zone is known: date-only bounds are taken as
+ * UTC days, which moves both by the same amount and a mixed pair by a day at most. A bound that is
+ * not a date costs 1 (validation refuses it).
+ */
+export function slotQueryCost(start: unknown, end: unknown, now: Date): number {
+  const instant = (value: unknown): number | null | undefined =>
+    value === undefined ? undefined : typeof value === 'string' ? (parseDateOrDateTime(value)?.instant.getTime() ?? null) : null;
+  const from = instant(start);
+  const to = instant(end);
+  if (from === null || to === null) return 1;
+  const fromMs = from ?? now.getTime();
+  const toMs = to ?? fromMs + DEFAULT_SLOT_RANGE_DAYS * DAY;
+  return Math.min(MAX_SLOT_RANGE_DAYS, Math.max(1, Math.ceil((toMs - fromMs) / DAY)));
+}
 
 /** An event type's booking rules (minutes unless said otherwise). */
 export interface BookingRules {
