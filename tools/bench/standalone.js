@@ -57,7 +57,7 @@ async function startServer(database, env) {
   const port = await database.freePort();
   const server = spawn(process.execPath, ['-r', './tools/register-paths.js', 'dist/apps/api/src/main.js'], {
     cwd: ROOT,
-    env: { ...process.env, DATABASE_URL: database.url, PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', MAX_CONNECTIONS_PER_CLIENT: '0', ...env },
+    env: { ...process.env, DATABASE_URL: database.url, PORT: String(port), LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', MAX_CONNECTIONS_PER_CLIENT: '0', CALENDAR_FEED_RATE_LIMIT_PER_MINUTE: '0', CALENDAR_FEED_CLIENT_RATE_LIMIT_PER_MINUTE: '0', ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise((resolve) => server.stdout.on('data', (c) => String(c).includes('listening') && resolve()));

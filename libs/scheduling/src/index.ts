@@ -4,6 +4,7 @@ import { ImportedBookingLink1764010000100 } from './lib/infrastructure/migration
 import { CalendarFeeds1764050000000 } from './lib/infrastructure/migrations/1764050000000-calendar-feeds';
 import { SchedulingDistributionKeys1764070000100 } from './lib/infrastructure/migrations/1764070000100-distribution-keys';
 import { SchedulingAvailability1764150001500 } from './lib/infrastructure/migrations/1764150001500-availability';
+import { FeedNearestBookings1764300000800 } from './lib/infrastructure/migrations/1764300000800-feed-nearest-bookings';
 
 export { SchedulingModule } from './lib/scheduling.module';
 /** For calendar-sync: imports occurrences of an external calendar as bookings. */
@@ -18,4 +19,5 @@ export const schedulingMigrations: MigrationClass[] = [
   CalendarFeeds1764050000000,
   SchedulingDistributionKeys1764070000100,
   SchedulingAvailability1764150001500,
+  FeedNearestBookings1764300000800,
 ];

@@ -12,6 +12,7 @@ import { EventTypesController } from './api/event-types.controller';
 import { SchedulesController } from './api/schedules.controller';
 import { SlotsController } from './api/slots.controller';
 import { BookingsService } from './application/bookings.service';
+import { CalendarFeedLimits } from './application/calendar-feed-limits';
 import { CalendarFeedsService } from './application/calendar-feeds.service';
 import { EventTypesService } from './application/event-types.service';
 import { ExternalBookingsService } from './application/external-bookings.service';
@@ -54,6 +55,7 @@ registerErrorCodes('scheduling', SCHEDULING_ERROR_CODES);
     ExternalBookingsService,
     CalendarFeedRepository,
     CalendarFeedsService,
+    CalendarFeedLimits,
     SlotsService,
   ],
   exports: [ExternalBookingsService],

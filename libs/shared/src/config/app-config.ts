@@ -15,6 +15,9 @@ export class AppConfig {
   readonly loginMaxFailuresPerClient: number;
   /** Proxies whose X-Forwarded-For names the client (none by default: the socket's peer is the client). */
   readonly trustedProxies: TrustedProxies;
+  /** Requests per minute to one calendar feed address (its token), and from one client to any; 0 turns each off. */
+  readonly calendarFeedRateLimitPerMinute: number;
+  readonly calendarFeedClientRateLimitPerMinute: number;
   /** Connections one client may hold open at once (trusted proxies exempt); 0 turns the cap off. */
   readonly maxConnectionsPerClient: number;
   /** A request's headers must arrive within this (ms); 0: no limit. */
@@ -49,6 +52,8 @@ export class AppConfig {
     this.loginMaxFailuresPerClient = values.loginMaxFailuresPerClient ?? 30;
     this.trustedProxies = values.trustedProxies ?? TrustedProxies.none;
     this.maxConnectionsPerClient = values.maxConnectionsPerClient ?? 64;
+    this.calendarFeedRateLimitPerMinute = values.calendarFeedRateLimitPerMinute ?? 60;
+    this.calendarFeedClientRateLimitPerMinute = values.calendarFeedClientRateLimitPerMinute ?? 600;
     this.httpHeadersTimeoutMs = values.httpHeadersTimeoutMs ?? 10_000;
     this.httpRequestTimeoutMs = values.httpRequestTimeoutMs ?? 30_000;
     this.databasePoolSize = values.databasePoolSize ?? 20;
@@ -83,6 +88,8 @@ export class AppConfig {
       loginMaxFailuresPerClient: int('LOGIN_MAX_FAILURES_PER_CLIENT', 30),
       trustedProxies: TrustedProxies.parse(env['TRUSTED_PROXIES'] ?? ''),
       maxConnectionsPerClient: int('MAX_CONNECTIONS_PER_CLIENT', 64),
+      calendarFeedRateLimitPerMinute: int('CALENDAR_FEED_RATE_LIMIT_PER_MINUTE', 60),
+      calendarFeedClientRateLimitPerMinute: int('CALENDAR_FEED_CLIENT_RATE_LIMIT_PER_MINUTE', 600),
       httpHeadersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_SECONDS', 10) * 1000,
       httpRequestTimeoutMs: int('HTTP_REQUEST_TIMEOUT_SECONDS', 30) * 1000,
       databasePoolSize: Math.max(1, int('DATABASE_POOL_SIZE', 20)),

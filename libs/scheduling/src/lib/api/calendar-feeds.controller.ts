@@ -1,9 +1,10 @@
 import { Controller, Delete, Get, Header, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiParam, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiPrincipal, Principal, RequireScope, V1Controller } from '@almanac/identity';
-import { ApiDataResponse, ApiProblems, NotFoundError, UuidParam } from '@almanac/shared';
+import { ApiDataResponse, ApiProblems, AppConfig, NotFoundError, rateLimitedProblem, UuidParam } from '@almanac/shared';
 import type { Request, Response } from 'express';
-import { CalendarFeedsService } from '../application/calendar-feeds.service';
+import { CalendarFeedLimits } from '../application/calendar-feed-limits';
+import { CalendarFeedsService, FEED_MAX_EVENTS } from '../application/calendar-feeds.service';
 
 class CalendarFeedCreated {
   @ApiProperty({
@@ -117,14 +118,21 @@ export class BookingCalendarController {
 @ApiTags('schedules')
 @Controller('calendar')
 export class PublicCalendarController {
-  constructor(private readonly feeds: CalendarFeedsService) {}
+  constructor(
+    private readonly feeds: CalendarFeedsService,
+    private readonly limits: CalendarFeedLimits,
+    private readonly config: AppConfig,
+  ) {}
 
   @Get(':file')
   @ApiOperation({
     summary: 'A calendar feed (subscribe to it in Google, Outlook or Apple Calendar)',
     description:
       'RFC 5545 with RFC 7986 NAME and REFRESH-INTERVAL (15 minutes). Cancelled bookings stay as STATUS:CANCELLED so subscribers drop them; ' +
-      'SEQUENCE grows with every change; the attendee appears by name only. Answers 304 to a matching If-None-Match or a later If-Modified-Since.',
+      'SEQUENCE grows with every change; the attendee appears by name only. Answers 304 to a matching If-None-Match or a later If-Modified-Since. ' +
+      `The bookings starting from 30 days ago to 366 days ahead, at most ${FEED_MAX_EVENTS.toLocaleString('en')}: when there are more, the ones starting nearest to now (ties: the earlier). ` +
+      'No key: limited per feed address (`CALENDAR_FEED_RATE_LIMIT_PER_MINUTE`, 60 requests a minute) and per client address, all feeds together ' +
+      '(`CALENDAR_FEED_CLIENT_RATE_LIMIT_PER_MINUTE`, 600); past either, 429 with Retry-After.',
   })
   @ApiParam({
     name: 'file',
@@ -144,8 +152,15 @@ export class PublicCalendarController {
     description: 'Not modified since the client fetched it',
     headers: { ETag: { schema: { type: 'string' } } },
   })
-  @ApiProblems(404)
+  @ApiProblems(404, 429)
   async feed(@Param('file') file: string, @Req() req: Request, @Res() res: Response): Promise<void> {
+    const admission = this.limits.admit(file, this.config.trustedProxies.clientOf(req));
+    if (!admission.allowed) {
+      throw rateLimitedProblem(
+        admission.byClient ? 'Too many calendar feed requests from this client; try again later.' : 'Too many requests for this calendar feed; try again later.',
+        admission.retryAfterSeconds,
+      );
+    }
     if (!file.endsWith('.ics')) throw new NotFoundError('Calendar feed');
     const feed = await this.feeds.feed(file.slice(0, -4));
     const lastModified = new Date(Math.floor(feed.lastModified.getTime() / 1000) * 1000);
@@ -164,6 +179,7 @@ export class PublicCalendarController {
     }
     const body = await feed.body();
     res.status(200).setHeader('Content-Type', 'text/calendar; charset=utf-8');
+    res.setHeader('Content-Length', body.length);
     res.end(body);
   }
 }
