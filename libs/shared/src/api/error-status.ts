@@ -14,6 +14,7 @@ export const KERNEL_ERROR_STATUS: Readonly<Record<string, number>> = {
   not_found: 404,
   invalid_transition: 409,
   slug_taken: 409,
+  write_conflict: 409,
   precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,

@@ -168,8 +168,15 @@ export function applyV1Conventions(document: OpenAPIObject): OpenAPIObject {
         const params = (operation['parameters'] ??= []) as Json[];
         params.push({ $ref: '#/components/parameters/IdempotencyKey' });
         responses['400'] ??= { description: 'Invalid input (`validation_failed`, `invalid_json`), also a malformed Idempotency-Key', content: problemContent };
-        responses['409'] ??= { description: 'Conflict with the current state (`idempotency_in_progress`, …)', content: problemContent };
+        responses['409'] ??= { description: 'Conflict with the current state (`idempotency_in_progress`, `write_conflict`, …)', content: problemContent };
         responses['422'] ??= { description: 'The request cannot be processed (`idempotency_key_reused`, …)', content: problemContent };
+      }
+      // A write the database kept aborting for concurrent ones (deadlocks), even after retries.
+      if (method !== 'get') {
+        responses['409'] ??= {
+          description: 'The request met concurrent changes to the same data and was not applied (`write_conflict`); send it again',
+          content: problemContent,
+        };
       }
       for (const [status, response] of Object.entries(responses)) {
         if ('$ref' in response || (!v1 && status !== '429' && status !== '503')) continue;

@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { QueryFailedError } from 'typeorm';
 import { DomainError, FieldError } from '../domain/domain-error';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database/db-availability';
+import { isTransientConflict } from '../database/conflict-retry';
 import { loggableError } from './loggable-error';
 import { DEFAULT_CODE, errorStatusOf, STATUS_TITLE } from './error-status';
 import { PROBLEM_TYPE_BASE } from './problem';
@@ -99,6 +100,11 @@ export function toProblem(exception: unknown): ProblemInit {
       detail: 'The database is not reachable at the moment; retry later.',
       headers: { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) },
     };
+  }
+  // Still a deadlock or serialization failure after the data source's retries: the request met
+  // concurrent ones and was not applied, which the client may simply send again.
+  if (isTransientConflict(exception)) {
+    return { status: 409, code: 'write_conflict', detail: 'The request met concurrent changes to the same data and was not applied; send it again.' };
   }
   if (exception instanceof QueryFailedError && isDataException(exception)) {
     return { status: 400, code: 'validation_failed', detail: 'A value in the request is out of range or malformed.' };

@@ -2,6 +2,7 @@ import { DynamicModule, Global, Injectable, Logger, Module, OnApplicationShutdow
 import { ModuleRef } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource, DataSourceOptions } from 'typeorm';
+import { ConflictRetryingDataSource } from './conflict-retry';
 import { AppConfig } from '../config/app-config';
 import { EmbeddedDatabase, startEmbeddedPostgres } from './embedded-postgres';
 import { MIGRATIONS_TABLE, MigrationClass, runMigrationsLocked } from './migrations';
@@ -71,7 +72,7 @@ export class DatabaseModule {
             logging: false,
           }),
           dataSourceFactory: async (dataSourceOptions?: DataSourceOptions) => {
-            const dataSource = await new DataSource(dataSourceOptions!).initialize();
+            const dataSource = await new ConflictRetryingDataSource(dataSourceOptions!).initialize();
             await runMigrationsLocked(dataSource);
             return dataSource;
           },

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { retryTransientConflicts } from './conflict-retry';
 
 /**
  * The rows of a statement run through TypeORM's `query()`, which answers a SELECT or INSERT … RETURNING
@@ -58,7 +59,8 @@ export interface SqlResult<R> {
  * pool TypeORM owns (same connections, same type parsers), without a QueryRunner per statement.
  * Errors come back as TypeORM's `QueryFailedError` with the pg error as `driverError`, as from
  * `dataSource.query`, so `pgErrorOf` and the global filter read them the same way.
- * Transactions keep going through their EntityManager.
+ * Transactions keep going through their EntityManager. A statement the database aborted for a
+ * deadlock or a serialization failure runs again (see conflict-retry.ts).
  */
 @Injectable()
 export class SqlClient {
@@ -71,7 +73,7 @@ export class SqlClient {
   async query<R>(sql: string, params: unknown[] = []): Promise<SqlResult<R>> {
     let result;
     try {
-      result = await this.pool.query(sql, params);
+      result = await retryTransientConflicts(() => this.pool.query(sql, params));
     } catch (error) {
       throw new QueryFailedError(sql, params, error as Error);
     }
