@@ -1,4 +1,4 @@
-import { DataSource, MigrationInterface } from 'typeorm';
+import { DataSource, MigrationExecutor, MigrationInterface } from 'typeorm';
 
 export type MigrationClass = new () => MigrationInterface;
 
@@ -9,19 +9,30 @@ export const MIGRATIONS_TABLE = 'schema_migrations';
 const MIGRATION_LOCK_KEY = 7_245_318_902;
 
 /**
- * Runs pending migrations while holding a PostgreSQL advisory lock, so that many instances starting
- * at once apply each migration exactly once; the others wait, then find nothing to do.
+ * Runs the pending migrations in one transaction that first takes a transaction-scoped advisory
+ * lock, so that many instances starting at once apply each migration exactly once: the others wait
+ * for the lock, then find nothing to do. The lock, the schema changes and their rows in
+ * `schema_migrations` live and end with that one transaction, so this also works through a pooler in
+ * transaction mode (PgBouncer), where a session-level lock could be taken on one server connection
+ * and released on another (or never). All pending migrations commit together, or none does.
  */
 export async function runMigrationsLocked(dataSource: DataSource): Promise<string[]> {
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
-    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await runner.startTransaction();
     try {
-      const applied = await dataSource.runMigrations({ transaction: 'each' });
+      await runner.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+      // Given a runner already in a transaction, the executor runs every migration in it.
+      const executor = new MigrationExecutor(dataSource, runner);
+      executor.transaction = 'all';
+      const applied = await executor.executePendingMigrations();
+      await runner.commitTransaction();
       return applied.map((migration) => migration.name);
-    } finally {
-      await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+    } catch (error) {
+      // The failure to report is the migration's, even when the connection is gone and the rollback fails too.
+      await runner.rollbackTransaction().catch(() => undefined);
+      throw error;
     }
   } finally {
     await runner.release();
