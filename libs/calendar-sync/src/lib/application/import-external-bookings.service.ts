@@ -65,14 +65,15 @@ export class ImportExternalBookingsService {
         if (!(await this.integrations.tryLockImport(organizationId))) throw new SyncInProgressError();
         const outcome = await this.bookings.reconcileImported(organizationId, integration.scheduleId, range, items);
         await this.integrations.markSynced(organizationId, integration.id, claimId, this.clock.now());
-        skipped.duplicate += outcome.duplicate;
-        skipped.conflict += outcome.conflict;
+        // A new object, not the feed's counts changed in place: a transaction that meets a deadlock
+        // runs again whole, and must find them as the feed gave them.
+        const reasons = { ...skipped, duplicate: skipped.duplicate + outcome.duplicate, conflict: skipped.conflict + outcome.conflict };
         const summary: ImportOutcome = {
           synced: outcome.synced,
-          skipped: Object.values(skipped).reduce((sum, n) => sum + n, 0),
+          skipped: Object.values(reasons).reduce((sum, n) => sum + n, 0),
           updated: outcome.updated,
           cancelled: outcome.cancelled,
-          skippedReasons: skipped,
+          skippedReasons: reasons,
         };
         const answer = toImportResult(summary);
         // The import's summary is announced with the bookings it changed, in the same transaction.
