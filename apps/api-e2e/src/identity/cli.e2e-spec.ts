@@ -1,4 +1,4 @@
-import { createTestDatabase, readTestDatabaseEnv } from '@almanac/shared/testing';
+import { createTestDatabase, readTestDatabaseEnv, testDatabaseUrl } from '@almanac/shared/testing';
 import { createHash, randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { ensureBuilt, runCli } from './support/built-app';
@@ -297,10 +297,9 @@ describe('CLI (e2e)', () => {
     const admin = new Client({ connectionString: env.adminUrl });
     await admin.connect();
     await admin.query(`CREATE DATABASE ${name}`);
-    const url = new URL(env.adminUrl);
-    url.pathname = `/${name}`;
+    const url = testDatabaseUrl(name);
     try {
-      const first = await runCli(['migrate'], { DATABASE_URL: url.toString() });
+      const first = await runCli(['migrate'], { DATABASE_URL: url });
       expect(first.code).toBe(0);
       // Every migration, in order: the same list the test template database was built with.
       const expected = (
@@ -308,7 +307,7 @@ describe('CLI (e2e)', () => {
       ).rows.map((r) => r.name);
       expect(expected.length).toBeGreaterThan(2);
       expect(json(first.stdout)['applied']).toEqual(expected);
-      const second = await runCli(['migrate'], { DATABASE_URL: url.toString() });
+      const second = await runCli(['migrate'], { DATABASE_URL: url });
       expect(json(second.stdout)).toEqual({ applied: [] });
     } finally {
       await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);

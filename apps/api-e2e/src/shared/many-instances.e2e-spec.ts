@@ -1,5 +1,5 @@
 import { freePort } from '@almanac/shared';
-import { readTestDatabaseEnv } from '@almanac/shared/testing';
+import { readTestDatabaseEnv, testDatabaseUrl } from '@almanac/shared/testing';
 import { randomBytes } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -41,9 +41,7 @@ describe('three instances on one database (e2e)', () => {
     await admin.connect();
     await admin.query(`CREATE DATABASE "${name}"`);
     await admin.end();
-    const parsed = new URL(adminUrl);
-    parsed.pathname = `/${name}`;
-    url = parsed.toString();
+    url = testDatabaseUrl(name);
 
     // A feed that answers only when the test lets it: it holds the first import under its lock.
     feeds = createServer((req, res) => {

@@ -5,6 +5,12 @@ import { Client } from 'pg';
 export interface TestDatabaseEnv {
   adminUrl: string;
   templateDatabase: string;
+  /**
+   * `host:port` of a connection pooler (PgBouncer in transaction mode) in front of the server, when
+   * the run goes through one (`ALMANAC_TEST_PGBOUNCER=1`): the apps under test then reach their
+   * databases through it, while creating and dropping databases stays on the server itself.
+   */
+  pooler?: string;
 }
 
 export const TEST_DB_ENV = 'ALMANAC_TEST_DB';
@@ -19,6 +25,17 @@ function withDatabase(url: string, database: string): string {
   const parsed = new URL(url);
   parsed.pathname = `/${database}`;
   return parsed.toString();
+}
+
+/**
+ * The URL an app under test uses for `database` on the test server: through the pooler when the run
+ * has one, else straight to the server.
+ */
+export function testDatabaseUrl(database: string): string {
+  const env = readTestDatabaseEnv();
+  const url = new URL(withDatabase(env.adminUrl, database));
+  if (env.pooler) url.host = env.pooler;
+  return url.toString();
 }
 
 /**
@@ -37,7 +54,7 @@ export async function createTestDatabase(): Promise<{ url: string; name: string;
   }
   return {
     name,
-    url: withDatabase(env.adminUrl, name),
+    url: testDatabaseUrl(name),
     drop: async () => {
       const client = new Client({ connectionString: env.adminUrl });
       await client.connect();
