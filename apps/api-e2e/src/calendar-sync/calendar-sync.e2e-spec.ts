@@ -482,12 +482,15 @@ describe('calendar sync (e2e)', () => {
       const other = t.dataSource.createQueryRunner();
       await other.connect();
       try {
-        await other.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [`calendar-sync:${a.orgId}`]);
+        // Held by a transaction, as another instance's import holds it (and as a pooler in
+        // transaction mode keeps it: on one server connection until the transaction ends).
+        await other.startTransaction();
+        await other.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [`calendar-sync:${a.orgId}`]);
         expect((await sync(a).expect(409)).body.code).toBe('sync_in_progress');
         expect(await importedBookings(a.orgId)).toEqual([]);
         expect(await t.query('SELECT 1 FROM calendar_syncs WHERE organization_id = $1', [a.orgId])).toEqual([]);
-        await other.query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [`calendar-sync:${a.orgId}`]);
       } finally {
+        await other.rollbackTransaction();
         await other.release();
       }
       expect((await sync(a).expect(200)).body.synced).toBe(4);
