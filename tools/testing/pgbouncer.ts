@@ -3,6 +3,7 @@ import { chmodSync, chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { freePort } from '../../libs/shared/src/database/embedded-postgres';
 
 /** Set to 1 to run the apps under test through a real PgBouncer in transaction mode (`npm run test:pgbouncer`). */
@@ -61,9 +62,12 @@ export async function startPgBouncer(serverUrl: string): Promise<PgBouncer> {
     'auth_type = scram-sha-256',
     `auth_file = ${join(dir, 'userlist.txt')}`,
     'pool_mode = transaction',
-    // PgBouncer's default, and the app's own pool size: a test that holds 14 transactions open at once
-    // (the change feed's) needs as many server connections; the apps' other statements share them.
-    'default_pool_size = 20',
+    // Server connections per database: the app's pool (20) plus what a test holds open itself (a
+    // transaction that blocks the app's 20, and a connection that watches them wait). A transaction
+    // keeps its server connection to its end, so with fewer the watcher would queue behind the
+    // blocked ones; between transactions the apps' clients (three processes of 20 in the
+    // many-instances test) share these.
+    'default_pool_size = 30',
     'max_client_conn = 1000',
     'max_db_connections = 0',
     `logfile = ${join(dir, 'pgbouncer.log')}`,
@@ -101,6 +105,21 @@ export async function startPgBouncer(serverUrl: string): Promise<PgBouncer> {
       throw new Error(`pgbouncer did not start: ${output.trim() || 'no output'} (configuration in ${dir})`);
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+
+  // A real login and statement through it, so a configuration PgBouncer accepts but cannot serve
+  // (authentication, the server's address) fails here and not in every test.
+  const through = new URL(serverUrl);
+  through.host = `127.0.0.1:${port}`;
+  const probe = new Client({ connectionString: through.toString() });
+  try {
+    await probe.connect();
+    await probe.query('SELECT 1');
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw new Error(`pgbouncer started but does not serve ${through.pathname}: ${(error as Error).message} (configuration in ${dir})`);
+  } finally {
+    await probe.end().catch(() => undefined);
   }
 
   return {

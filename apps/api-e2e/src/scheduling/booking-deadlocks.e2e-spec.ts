@@ -4,6 +4,8 @@ import { createTestApp, Tenant, TestApp } from '../support/test-app';
 import { bookingBody, createBooking, createEventType, createSchedule, SCHEDULING_TEST_CONFIG } from './scheduling-helpers';
 
 const TEN_TO_ELEVEN = { start_time: '2027-05-03T10:00:00Z', end_time: '2027-05-03T11:00:00Z' };
+/** Rounds of the many-writers test; `npm run test:pgbouncer` raises it to look for rare interleavings. */
+const ROUNDS = Number(process.env['ALMANAC_OVERLAP_ROUNDS'] ?? 3);
 
 /**
  * An exclusion constraint checks for overlaps after the new row is in its index. Two overlapping
@@ -119,4 +121,22 @@ describe('overlapping writes that deadlock in the database (e2e)', () => {
     expect(moved!.n).toBe(1);
     expect((await bookingsOf(scheduleId)).sort()).toEqual([first.id, second.id].sort());
   });
+
+  it(`20 parallel creates of one time, ${ROUNDS} rounds: exactly one 201 each round, the rest 409 booking_overlap`, async () => {
+    const misses: string[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      const scheduleId = await createSchedule(t, a);
+      const results = await Promise.all(
+        Array.from({ length: 20 }, () => t.api.post('/api/v1/bookings').set(a.auth).send(bookingBody(scheduleId, TEN_TO_ELEVEN))),
+      );
+      const created = results.filter((r) => r.status === 201);
+      const others = results.filter((r) => r.status !== 201 && !(r.status === 409 && r.body.code === 'booking_overlap'));
+      if (created.length !== 1 || others.length > 0) {
+        misses.push(`round ${round}: ${created.length} × 201, others ${JSON.stringify(others.map((r) => [r.status, r.body.code]))}`);
+      } else {
+        expect(await bookingsOf(scheduleId)).toEqual([created[0]!.body.data.id]);
+      }
+    }
+    expect(misses).toEqual([]);
+  }, 60_000 + ROUNDS * 2_000);
 });
