@@ -131,6 +131,8 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const requestId = (req as Request & { id?: unknown }).id;
     if (problem.code === 'database_unavailable') {
       this.logger.warn({ err: loggableError(exception), request_id: requestId }, 'database unavailable');
+    } else if (problem.code === 'write_conflict') {
+      this.logger.warn({ err: loggableError(exception), request_id: requestId }, 'write still conflicting after its retries');
     } else if (problem.status >= 500) {
       this.logger.error({ err: loggableError(exception), request_id: requestId }, 'unhandled error while serving request');
     }
