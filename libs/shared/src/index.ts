@@ -5,7 +5,6 @@ export * from './database/embedded-postgres';
 export * from './database/migrations';
 export { SharedInit1763700000000 } from './database/shared-init.migration';
 export * from './database/pg-errors';
-export { isTransientConflict, PG_DEADLOCK_DETECTED, PG_SERIALIZATION_FAILURE } from './database/conflict-retry';
 export * from './database/sql-client';
 export * from './database/transactions';
 export * from './api/error-status';
