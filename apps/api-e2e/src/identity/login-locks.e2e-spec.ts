@@ -44,9 +44,14 @@ describe('login throttle locks in PostgreSQL (e2e)', () => {
     return rows[0]!.waiting;
   }
 
-  /** Holds the lock of `key` in an open transaction of its own, as another instance would. */
+  /**
+   * Holds the lock of `key` in an open transaction of its own, as another instance would. The
+   * blocker's server process is read inside that transaction: behind a pooler in transaction mode
+   * each transaction may run on another one.
+   */
   async function holdLock(key: string): Promise<void> {
     await blocker.query('BEGIN');
+    blockerPid = (await blocker.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
     await blocker.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOGIN_LOCK_CLASS, key]);
   }
 
@@ -70,7 +75,6 @@ describe('login throttle locks in PostgreSQL (e2e)', () => {
     // Outside any transaction, so that each look at pg_stat_activity is a fresh snapshot.
     observer = new Client({ connectionString: t.config.databaseUrl });
     await Promise.all([blocker.connect(), observer.connect()]);
-    blockerPid = (await blocker.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
   });
   afterAll(async () => {
     await Promise.all([blocker.end(), observer.end()]);
