@@ -539,6 +539,8 @@ describe('webhooks (e2e)', () => {
         await runners[i]!.release();
         await follow();
       }
+      // Every one has ended; another worker's transaction may still hold the horizon back a moment.
+      await changeFeedCaughtUp(t, tenant.orgId);
       await follow();
       const committed = runners
         .map((_, i) => i)
