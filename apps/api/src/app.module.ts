@@ -5,13 +5,15 @@ import { EventsModule } from '@almanac/events';
 import { IdentityModule } from '@almanac/identity';
 import { SchedulingModule } from '@almanac/scheduling';
 import { WebhooksModule } from '@almanac/webhooks';
-import { AppConfig, Clock, DatabaseModule, SharedModule } from '@almanac/shared';
+import { AppConfig, Clock, DatabaseModule, Metrics, SharedModule } from '@almanac/shared';
 import { AdminConsoleModule } from './admin-console.controller';
 import { ALL_MIGRATIONS } from './migrations';
 
 export interface AppModuleOptions {
   config: AppConfig;
   clock?: Clock;
+  /** The app's metrics registry (createApp makes it before the HTTP server, which times requests into it). */
+  metrics?: Metrics;
   /** More modules to compose in (tests mount probe controllers through the real pipeline this way). */
   extraModules?: Array<Type<unknown> | DynamicModule>;
 }
@@ -23,7 +25,7 @@ export class AppModule {
     return {
       module: AppModule,
       imports: [
-        SharedModule.forRoot({ config, clock: options.clock }),
+        SharedModule.forRoot({ config, clock: options.clock, metrics: options.metrics }),
         DatabaseModule.forRoot({ migrations: ALL_MIGRATIONS }),
         IdentityModule,
         SchedulingModule,

@@ -10,8 +10,10 @@ import {
   type FrontDoorStep,
   jsonBodyMiddleware,
   loggableError,
+  Metrics,
   precomputedHeadersStep,
   requestIdStep,
+  routeTemplates,
   serveOpenApi,
 } from '@almanac/shared';
 import helmet from 'helmet';
@@ -74,13 +76,15 @@ function accessLogMiddleware(config: AppConfig): HttpLogger<IncomingMessage> {
 }
 
 /**
- * What every request goes through on the raw Node request before anything else: its id, the access
- * log, the security headers. The bench's floor server runs these same steps.
+ * What every request goes through on the raw Node request before anything else: its id, its
+ * metrics (with METRICS_TOKEN), the access log, the security headers. The bench's floor server runs
+ * these same steps.
  */
-export function frontDoorOf(config: AppConfig): { steps: FrontDoorStep[]; accessLog: HttpLogger<IncomingMessage> } {
+export function frontDoorOf(config: AppConfig, metricsStep?: FrontDoorStep): { steps: FrontDoorStep[]; accessLog: HttpLogger<IncomingMessage> } {
   const accessLog = accessLogMiddleware(config);
   const steps: FrontDoorStep[] = [
     requestIdStep(),
+    ...(metricsStep ? [metricsStep] : []),
     (req: IncomingMessage, res: ServerResponse) => accessLog(req, res),
     precomputedHeadersStep(
       helmet({
@@ -101,9 +105,13 @@ export function frontDoorOf(config: AppConfig): { steps: FrontDoorStep[]; access
 /** Builds the fully configured application; shared by main.ts, the CLI, the e2e tests and the bench's floor. */
 export async function createApp(options: CreateAppOptions = {}): Promise<AlmanacApp> {
   const config = options.config ?? AppConfig.fromEnv();
-  const { steps: frontDoor, accessLog } = frontDoorOf(config);
+  const metrics = new Metrics(config.metricsToken !== undefined);
+  // Requests are labelled with the route template Express matched; the router exists once the app does.
+  let router: () => unknown = () => undefined;
+  const metricsStep = metrics.enabled ? metrics.frontDoorStep(routeTemplates(() => router())) : undefined;
+  const { steps: frontDoor, accessLog } = frontDoorOf(config, metricsStep);
   const app = await NestFactory.create<NestExpressApplication>(
-    AppModule.register({ config, clock: options.clock, extraModules: options.extraModules }),
+    AppModule.register({ config, clock: options.clock, metrics, extraModules: options.extraModules }),
     new AlmanacExpressAdapter(frontDoor, (fields, message) => accessLog.logger.warn(fields, message), {
       maxConnectionsPerClient: config.maxConnectionsPerClient,
       trustedProxies: config.trustedProxies,
@@ -118,6 +126,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Almanac
   );
   // Nest's own logs as JSON through the same pino instance (nestjs-pino's Logger, used without its module).
   if (!options.quiet) app.useLogger(new AppLogger(accessLog.logger));
+  router = () => (app.getHttpAdapter().getInstance() as { router?: unknown }).router;
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.set('etag', false);

@@ -33,3 +33,4 @@ export * from './net/client-address';
 export * from './net/connection-limits';
 export * from './api/conditional';
 export * from './api/http-semantics';
+export * from './metrics/metrics';

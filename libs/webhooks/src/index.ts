@@ -1,5 +1,6 @@
 import type { MigrationClass } from '@almanac/shared';
 import { WebhooksInit1764030000000 } from './lib/infrastructure/migrations/1764030000000-webhooks-init';
+import { FailedDeliveriesIndex1764300000000 } from './lib/infrastructure/migrations/1764300000000-failed-deliveries-index';
 
 export { WebhooksModule } from './lib/webhooks.module';
 export { WebhookDispatcher } from './lib/application/webhook-dispatcher';
@@ -10,4 +11,4 @@ export { WEBHOOK_EVENT_TYPES } from './lib/domain/webhook-events';
 export { MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION } from './lib/domain/webhook-errors';
 
 /** This context's migrations, in order; the app runs them with every other context's. */
-export const webhooksMigrations: MigrationClass[] = [WebhooksInit1764030000000];
+export const webhooksMigrations: MigrationClass[] = [WebhooksInit1764030000000, FailedDeliveriesIndex1764300000000];

@@ -79,7 +79,8 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
       originalThen((response: request.Response) => {
         const problems = validator.check(method, path, {
           status: response.status,
-          body: response.body,
+          // A text answer (Prometheus, iCalendar) is checked as the string it is.
+          body: /^text\//.test(String(response.headers['content-type'] ?? '')) ? response.text : response.body,
           headers: response.headers as Record<string, string>,
         });
         if (problems.length > 0) {

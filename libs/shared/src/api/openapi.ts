@@ -8,6 +8,7 @@ import { documentRequestRules, operationIdOf } from './openapi-requests';
 export const BEARER_SCHEME = 'bearer';
 export const SESSION_SCHEME = 'session';
 export const SESSION_COOKIE = 'almanac_session';
+export const METRICS_SCHEME = 'metrics';
 
 /** What each tag groups, shown above its operations. */
 const TAGS: ReadonlyArray<[string, string]> = [
@@ -25,6 +26,7 @@ const TAGS: ReadonlyArray<[string, string]> = [
   ['admin-api-keys', "Admin only: the organization's API keys (list, create with the key shown once, revoke) for the admin console."],
   ['admin-schedules', "Admin only: the organization's schedules, for the admin console (e.g. the import's target)."],
   ['admin-webhooks', "Admin only: the organization's webhook endpoints and their deliveries, for the admin console."],
+  ['operations', 'For whoever runs Almanac: Prometheus metrics (`METRICS_TOKEN`), and for admins the audit log and the erasure of a person\'s data.'],
 ];
 
 /**
@@ -47,7 +49,8 @@ export function buildOpenApiDocument(app: INestApplication, appUrl: string): Ope
     .addServer(appUrl)
     // An opaque key, not a JWT (DocumentBuilder's default bearerFormat): the description says its form.
     .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: undefined, description: 'API key: `alm_` followed by 32 letters and digits' }, BEARER_SCHEME)
-    .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE }, SESSION_SCHEME);
+    .addCookieAuth(SESSION_COOKIE, { type: 'apiKey', in: 'cookie', name: SESSION_COOKIE }, SESSION_SCHEME)
+    .addBearerAuth({ type: 'http', scheme: 'bearer', bearerFormat: undefined, description: 'The `METRICS_TOKEN` the server runs with' }, METRICS_SCHEME);
   for (const [name, description] of TAGS) builder.addTag(name, description);
   // A JSON copy: @nestjs/swagger hands out its decorator metadata objects, which the steps below must
   // not change, and leaves keys with undefined values (`x-enumNames`) that the served JSON does not have.
@@ -156,8 +159,9 @@ export function applyV1Conventions(document: OpenAPIObject): OpenAPIObject {
       if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
       const responses = (operation['responses'] ??= {}) as Record<string, Json>;
       if (operation[CONDITIONAL_EXTENSION]) documentConditional(method, operation, responses);
-      // Anything that reads the database answers 503 `database_unavailable` while it is unreachable.
-      if (path !== '/health/live') {
+      // Anything that reads the database answers 503 `database_unavailable` while it is unreachable;
+      // the metrics answer without the database's gauges rather than fail.
+      if (path !== '/health/live' && path !== '/metrics') {
         responses['503'] ??= {
           description: 'The database is unreachable (`database_unavailable`); retry after Retry-After',
           content: problemContent,

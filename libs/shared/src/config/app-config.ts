@@ -36,6 +36,8 @@ export class AppConfig {
   readonly webhookPollMs: number;
   /** Whether this instance delivers webhooks (every instance may; switch off for API-only replicas). */
   readonly webhookDispatcher: boolean;
+  /** The bearer token of `GET /metrics`; unset, the route answers 404 and no request is timed. */
+  readonly metricsToken: string | undefined;
   /** Create the demo organization on the first start of an empty embedded database. */
   readonly seedDemo: boolean;
 
@@ -62,6 +64,7 @@ export class AppConfig {
     this.webhookRetryBaseSeconds = values.webhookRetryBaseSeconds ?? 30;
     this.webhookPollMs = values.webhookPollMs ?? 250;
     this.webhookDispatcher = values.webhookDispatcher ?? true;
+    this.metricsToken = values.metricsToken;
   }
 
   get appOrigin(): string {
@@ -98,6 +101,7 @@ export class AppConfig {
       webhookRetryBaseSeconds: int('WEBHOOK_RETRY_BASE_SECONDS', 30),
       webhookPollMs: Math.max(10, int('WEBHOOK_POLL_MS', 250)),
       webhookDispatcher: env['WEBHOOK_DISPATCHER'] !== 'false',
+      metricsToken: env['METRICS_TOKEN'] || undefined,
     });
   }
 }

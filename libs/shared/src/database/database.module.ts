@@ -9,6 +9,7 @@ import { MIGRATIONS_TABLE, MigrationClass, runMigrationsLocked } from './migrati
 import { SqlClient } from './sql-client';
 import { Outbox } from '../outbox/outbox';
 import { Transactions } from './transactions';
+import { PoolMetrics } from './pool-metrics';
 
 /** Holds the embedded server (when one was started) so it can be stopped after the pool closes. */
 @Injectable()
@@ -47,7 +48,7 @@ export interface DatabaseModuleOptions {
 @Module({})
 export class DatabaseServerModule {
   static forRoot(): DynamicModule {
-    return { module: DatabaseServerModule, providers: [DatabaseServer, SqlClient, Outbox, Transactions], exports: [DatabaseServer, SqlClient, Outbox, Transactions] };
+    return { module: DatabaseServerModule, providers: [DatabaseServer, SqlClient, Outbox, Transactions, PoolMetrics], exports: [DatabaseServer, SqlClient, Outbox, Transactions] };
   }
 }
 

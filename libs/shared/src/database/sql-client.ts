@@ -70,10 +70,18 @@ export class SqlClient {
     return (this.dataSource.driver as PostgresDriver).master as Pool;
   }
 
-  async query<R>(sql: string, params: unknown[] = []): Promise<SqlResult<R>> {
+  /**
+   * `timeoutMs` bounds the wait for the answer on the client side (pg's `query_timeout`): past it the
+   * statement fails and its connection is closed rather than returned to the pool.
+   */
+  async query<R>(sql: string, params: unknown[] = [], options: { timeoutMs?: number } = {}): Promise<SqlResult<R>> {
     let result;
     try {
-      result = await retryTransientConflicts(() => this.pool.query(sql, params));
+      result = await retryTransientConflicts(() =>
+        options.timeoutMs
+          ? this.pool.query({ text: sql, values: params, query_timeout: options.timeoutMs } as never)
+          : this.pool.query(sql, params),
+      );
     } catch (error) {
       throw new QueryFailedError(sql, params, error as Error);
     }

@@ -8,6 +8,7 @@ import { WebhookDispatcher } from './application/webhook-dispatcher';
 import { WebhooksService } from './application/webhooks.service';
 import { WEBHOOKS_ERROR_CODES } from './domain/webhook-errors';
 import { WebhookRepository } from './infrastructure/webhook.repository';
+import { WebhookMetrics } from './infrastructure/webhook-metrics';
 
 /** The scopes this context's routes require (identity keeps the vocabulary of API keys). */
 declareScopes('webhooks', ['webhooks:read', 'webhooks:write']);
@@ -17,7 +18,7 @@ registerErrorCodes('webhooks', WEBHOOKS_ERROR_CODES);
 
 @Module({
   controllers: [WebhooksController, ChangesController, AdminWebhooksController],
-  providers: [WebhooksService, ChangesService, WebhookDispatcher, WebhookRepository],
+  providers: [WebhooksService, ChangesService, WebhookDispatcher, WebhookRepository, WebhookMetrics],
   exports: [WebhooksService, WebhookDispatcher],
 })
 export class WebhooksModule {}

@@ -6,6 +6,7 @@ import { DataSource } from 'typeorm';
 import { nextAttemptAt, verdictOf } from '../domain/retry-schedule';
 import { RESPONSE_BODY_BYTES, RETENTION_MS, signingSecrets } from '../domain/webhook';
 import { ClaimedDelivery, WebhookRepository } from '../infrastructure/webhook.repository';
+import { WebhookMetrics } from '../infrastructure/webhook-metrics';
 
 /** Outbox events fanned out per statement, and deliveries attempted per round. */
 const FAN_OUT_BATCH = 500;
@@ -49,6 +50,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     private readonly repository: WebhookRepository,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly metrics: WebhookMetrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -145,6 +147,7 @@ export class WebhookDispatcher implements OnApplicationBootstrap, OnApplicationS
     const next =
       verdict === 'retry' ? nextAttemptAt(finished, delivery.attempts, this.policy, Math.random()) : null;
     const status = verdict === 'succeeded' ? 'succeeded' : next ? 'pending' : 'failed';
+    if (status === 'succeeded') this.metrics.delivered(delivery.event.createdAt, finished);
     await this.dataSource.transaction(async (em) => {
       await this.repository.recordAttempt(em, delivery, {
         status,
