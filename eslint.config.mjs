@@ -38,6 +38,11 @@ export default tseslint.config(
               sourceTag: 'scope:calendar-sync',
               onlyDependOnLibsWithTags: ['scope:shared', 'scope:identity', 'scope:scheduling'],
             },
+            // What an operator needs across contexts (erasure of a person's data): their public APIs only.
+            {
+              sourceTag: 'scope:operations',
+              onlyDependOnLibsWithTags: ['scope:shared', 'scope:identity', 'scope:scheduling', 'scope:events', 'scope:webhooks'],
+            },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:util'] },
             { sourceTag: 'scope:api', onlyDependOnLibsWithTags: ['*'] },
           ],

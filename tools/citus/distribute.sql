@@ -34,5 +34,7 @@ SELECT create_distributed_table('idempotency_keys', 'organization_id', colocate_
 SELECT create_distributed_table('outbox_events', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('webhook_endpoints', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('webhook_deliveries', 'organization_id', colocate_with => 'schedules');
+-- The audit log's append-only trigger reads organizations, a reference table present on every node.
+SELECT create_distributed_table('audit_log', 'organization_id', colocate_with => 'schedules');
 
 -- Views over these tables (identity's user_directory) need nothing: Citus plans them on the coordinator.

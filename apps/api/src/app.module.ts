@@ -5,6 +5,7 @@ import { EventsModule } from '@almanac/events';
 import { IdentityModule } from '@almanac/identity';
 import { SchedulingModule } from '@almanac/scheduling';
 import { WebhooksModule } from '@almanac/webhooks';
+import { OperationsModule } from '@almanac/operations';
 import { AppConfig, Clock, DatabaseModule, Metrics, SharedModule } from '@almanac/shared';
 import { AdminConsoleModule } from './admin-console.controller';
 import { ALL_MIGRATIONS } from './migrations';
@@ -33,6 +34,7 @@ export class AppModule {
         BlogModule,
         CalendarSyncModule,
         WebhooksModule,
+        OperationsModule,
         AdminConsoleModule,
         ...(options.extraModules ?? []),
       ],

@@ -7,6 +7,7 @@ export { V1Controller, AdminController, Principal, AdminSession, OrganizationIdP
 export { ApiPrincipal } from './lib/domain/principal';
 export { AdminSessionInfo } from './lib/domain/admin-session';
 export { requestFingerprint } from './lib/domain/request-fingerprint';
+export { Audited, auditSourceOf } from './lib/api/audit-source';
 
 import { IdentityInit1763700000100 } from './lib/infrastructure/migrations/1763700000100-identity-init';
 import { IdentitySessions1763700000200 } from './lib/infrastructure/migrations/1763700000200-identity-sessions';

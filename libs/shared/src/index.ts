@@ -34,3 +34,5 @@ export * from './net/connection-limits';
 export * from './api/conditional';
 export * from './api/http-semantics';
 export * from './metrics/metrics';
+export * from './audit/audit-log';
+export { SharedAuditLog1764300000100 } from './audit/audit-log.migration';

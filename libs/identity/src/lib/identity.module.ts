@@ -18,6 +18,7 @@ import { ApiKeyRepository } from './infrastructure/api-key.repository';
 import { OrganizationRepository } from './infrastructure/organization.repository';
 import { SessionRepository } from './infrastructure/session.repository';
 import { UserRepository } from './infrastructure/user.repository';
+import { StoredAnswerErasureRepository } from './infrastructure/stored-answer-erasure.repository';
 import { IDENTITY_ERROR_CODES } from './domain/identity-errors';
 
 /** This context's own error codes (the kernel's are in @almanac/shared). */
@@ -45,6 +46,7 @@ const SHARED = [
     UserRepository,
     ApiKeyRepository,
     SessionRepository,
+    StoredAnswerErasureRepository,
     ...SHARED,
     { provide: DemoOutput, useClass: StdoutDemoOutput },
     DemoSeeder,

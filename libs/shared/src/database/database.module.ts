@@ -10,6 +10,7 @@ import { SqlClient } from './sql-client';
 import { Outbox } from '../outbox/outbox';
 import { Transactions } from './transactions';
 import { PoolMetrics } from './pool-metrics';
+import { AuditLog } from '../audit/audit-log';
 
 /** Holds the embedded server (when one was started) so it can be stopped after the pool closes. */
 @Injectable()
@@ -48,7 +49,7 @@ export interface DatabaseModuleOptions {
 @Module({})
 export class DatabaseServerModule {
   static forRoot(): DynamicModule {
-    return { module: DatabaseServerModule, providers: [DatabaseServer, SqlClient, Outbox, Transactions, PoolMetrics], exports: [DatabaseServer, SqlClient, Outbox, Transactions] };
+    return { module: DatabaseServerModule, providers: [DatabaseServer, SqlClient, Outbox, AuditLog, Transactions, PoolMetrics], exports: [DatabaseServer, SqlClient, Outbox, AuditLog, Transactions] };
   }
 }
 

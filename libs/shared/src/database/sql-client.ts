@@ -24,6 +24,11 @@ export async function rowsOf<R>(em: EntityManager, sql: string, params: unknown[
 /** Runs one parameterised statement and returns its rows (a repository's thin path, see SqlClient). */
 export type RunSql = <R>(sql: string, params: unknown[]) => Promise<R[]>;
 
+/** A `LIKE '%…%' ESCAPE '\\'` pattern that finds `text` taken literally. */
+export function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
 /** `count(*) OVER ()` comes back as bigint text. */
 export function toCount(value: unknown): number {
   return value === undefined || value === null ? 0 : Number(value);

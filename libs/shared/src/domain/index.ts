@@ -5,3 +5,4 @@ export { newId, isUuid } from './ids';
 export * from './slug';
 export * from './time';
 export * from './secret-token';
+export * from './erasure';

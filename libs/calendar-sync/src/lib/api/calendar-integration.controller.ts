@@ -1,7 +1,7 @@
 import { Body, Delete, Get, Put } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { AdminController, AdminSession, AdminSessionInfo, assertOwnOrganization, OrganizationIdParam } from '@almanac/identity';
-import { ApiDataResponse, ApiProblems, NotFoundError } from '@almanac/shared';
+import { AdminController, AdminSession, AdminSessionInfo, assertOwnOrganization, Audited, OrganizationIdParam } from '@almanac/identity';
+import { ApiDataResponse, ApiProblems, AuditSource, NotFoundError } from '@almanac/shared';
 import { CalendarIntegrationService } from '../application/calendar-integration.service';
 import { toIntegrationResponse } from './calendar-integration.mapper';
 import { CalendarIntegrationResponse, DeletedIntegrationResponse, PutCalendarIntegrationDto } from './dto/calendar-integration.dto';
@@ -18,6 +18,7 @@ export class CalendarIntegrationController {
     @AdminSession() admin: AdminSessionInfo,
     @OrganizationIdParam() organizationId: string,
     @Body() body: PutCalendarIntegrationDto,
+    @Audited() source: AuditSource,
   ): Promise<{ data: CalendarIntegrationResponse }> {
     assertOwnOrganization(admin, organizationId);
     const integration = await this.integrations.put(organizationId, {
@@ -25,7 +26,7 @@ export class CalendarIntegrationController {
       url: body.url,
       scheduleId: body.schedule_id,
       name: body.name,
-    });
+    }, source);
     return { data: toIntegrationResponse(integration) };
   }
 
@@ -50,8 +51,9 @@ export class CalendarIntegrationController {
   async remove(
     @AdminSession() admin: AdminSessionInfo,
     @OrganizationIdParam() organizationId: string,
+    @Audited() source: AuditSource,
   ): Promise<{ data: DeletedIntegrationResponse }> {
     assertOwnOrganization(admin, organizationId);
-    return { data: { id: await this.integrations.remove(organizationId), deleted: true } };
+    return { data: { id: await this.integrations.remove(organizationId, source), deleted: true } };
   }
 }

@@ -1,7 +1,7 @@
 import { Body, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { AdminController, AdminSession, AdminSessionInfo } from '@almanac/identity';
-import { ApiProblems, parseDateOrDateTime } from '@almanac/shared';
+import { AdminController, AdminSession, AdminSessionInfo, Audited } from '@almanac/identity';
+import { ApiProblems, AuditSource, parseDateOrDateTime } from '@almanac/shared';
 import { ImportExternalBookingsService } from '../application/import-external-bookings.service';
 import { ImportResult, toImportResult } from './import-result.mapper';
 import { SyncExternalBookingsDto, SyncExternalBookingsResponse } from './dto/sync-external.dto';
@@ -21,12 +21,12 @@ export class SyncExternalController {
   })
   @ApiOkResponse({ type: SyncExternalBookingsResponse })
   @ApiProblems(400, 403, 409, 415, 422, 502)
-  async sync(@AdminSession() admin: AdminSessionInfo, @Body() body: SyncExternalBookingsDto): Promise<ImportResult> {
+  async sync(@AdminSession() admin: AdminSessionInfo, @Body() body: SyncExternalBookingsDto, @Audited() source: AuditSource): Promise<ImportResult> {
     const outcome = await this.importer.run(admin, {
       organizationId: body.organizationId,
       startDate: body.startDate ? parseDateOrDateTime(body.startDate)!.instant : null,
       endDate: body.endDate ? parseDateOrDateTime(body.endDate)!.instant : null,
-    });
+    }, source);
     return toImportResult(outcome);
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ExternalBookingsService } from '@almanac/scheduling';
-import { Clock, InvalidReferenceError, newId, NotFoundError } from '@almanac/shared';
+import { AuditLog, AuditSource, Clock, InvalidReferenceError, newId, NotFoundError, Transactions } from '@almanac/shared';
 import { CalendarIntegration } from '../domain/calendar-integration';
 import { SyncRun } from '../domain/sync-run';
 import { CalendarIntegrationRepository } from '../infrastructure/calendar-integration.repository';
@@ -20,34 +20,43 @@ export class CalendarIntegrationService {
     private readonly runs: CalendarSyncHistoryRepository,
     private readonly bookings: ExternalBookingsService,
     private readonly clock: Clock,
+    private readonly transactions: Transactions,
+    private readonly audit: AuditLog,
   ) {}
 
   async get(organizationId: string): Promise<CalendarIntegration | null> {
     return this.integrations.find(organizationId);
   }
 
-  /** Creates or replaces the organization's integration and returns it (one statement). */
-  async put(organizationId: string, input: IntegrationInput): Promise<CalendarIntegration> {
+  /** Creates or replaces the organization's integration and returns it; the audit log records it in the same transaction. */
+  async put(organizationId: string, input: IntegrationInput, source: AuditSource): Promise<CalendarIntegration> {
     if (!(await this.bookings.scheduleExists(organizationId, input.scheduleId))) {
       throw new InvalidReferenceError('schedule_id');
     }
-    return this.integrations.upsert(
-      {
-        id: newId(),
-        organizationId,
-        provider: input.provider,
-        url: input.url,
-        scheduleId: input.scheduleId,
-        name: input.name ?? 'External calendar',
-      },
-      this.clock.now(),
-    );
+    return this.transactions.run(async () => {
+      const integration = await this.integrations.upsert(
+        {
+          id: newId(),
+          organizationId,
+          provider: input.provider,
+          url: input.url,
+          scheduleId: input.scheduleId,
+          name: input.name ?? 'External calendar',
+        },
+        this.clock.now(),
+      );
+      await this.audit.record(this.transactions.manager(), organizationId, source, 'calendar_integration.set', { type: 'calendar_integration', id: integration.id });
+      return integration;
+    });
   }
 
-  async remove(organizationId: string): Promise<string> {
-    const id = await this.integrations.remove(organizationId);
-    if (id === null) throw new NotFoundError('Calendar integration');
-    return id;
+  async remove(organizationId: string, source: AuditSource): Promise<string> {
+    return this.transactions.run(async () => {
+      const id = await this.integrations.remove(organizationId);
+      if (id === null) throw new NotFoundError('Calendar integration');
+      await this.audit.record(this.transactions.manager(), organizationId, source, 'calendar_integration.removed', { type: 'calendar_integration', id });
+      return id;
+    });
   }
 
   /** The import's runs, newest first. */

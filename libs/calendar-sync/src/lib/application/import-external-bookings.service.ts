@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { assertOwnOrganization } from '@almanac/identity';
 import { ExternalBookingsService, ImportedBooking, uniqueImportedBookings } from '@almanac/scheduling';
-import { Clock, DomainError, newId, Outbox, Transactions } from '@almanac/shared';
+import { AuditLog, AuditSource, Clock, DomainError, newId, Outbox, Transactions } from '@almanac/shared';
 import {
   CalendarProvider,
   IntegrationNotConfiguredError,
@@ -43,9 +43,15 @@ export class ImportExternalBookingsService {
     private readonly outbox: Outbox,
     @Inject(CALENDAR_PROVIDERS) private readonly providers: CalendarProvider[],
     private readonly history: CalendarSyncHistoryRepository,
+    private readonly audit: AuditLog,
   ) {}
 
-  async run(admin: { organizationId: string }, input: { organizationId: string; startDate: Date | null; endDate: Date | null }): Promise<ImportOutcome> {
+  /** Every run, succeeded or failed, is recorded in the audit log with its history record (`calendar.import_ran`). */
+  async run(
+    admin: { organizationId: string },
+    input: { organizationId: string; startDate: Date | null; endDate: Date | null },
+    source: AuditSource,
+  ): Promise<ImportOutcome> {
     assertOwnOrganization(admin, input.organizationId);
     const organizationId = input.organizationId;
     const range = resolveSyncRange(this.clock.now(), input.startDate, input.endDate);
@@ -91,6 +97,7 @@ export class ImportExternalBookingsService {
         // The stored summary is the import's answer without its `success` flag.
         const { success: _success, ...stored } = answer;
         await this.history.record(this.runRecord(organizationId, runId, startedAt, range, { status: 'succeeded', summary: stored, error: null }));
+        await this.audit.record(this.transactions.manager(), organizationId, source, 'calendar.import_ran', { type: 'calendar_sync', id: runId });
         return summary;
       });
       this.logger.log(
@@ -106,7 +113,7 @@ export class ImportExternalBookingsService {
       }
       // Refused (another run holds the lock): not a run. A failed run is kept too, outside the
       // rolled-back transaction; only a domain error's own words are stored (never a driver's or a stack).
-      if (!(error instanceof SyncInProgressError)) await this.recordFailure(organizationId, runId, startedAt, range, error);
+      if (!(error instanceof SyncInProgressError)) await this.recordFailure(organizationId, runId, startedAt, range, error, source);
       throw error;
     }
   }
@@ -156,16 +163,19 @@ export class ImportExternalBookingsService {
     return { id: runId, organizationId, startedAt, finishedAt: this.clock.now(), startDate: range.start, endDate: range.end, ...end };
   }
 
-  private async recordFailure(organizationId: string, runId: string, startedAt: Date, range: Range, error: unknown): Promise<void> {
+  private async recordFailure(organizationId: string, runId: string, startedAt: Date, range: Range, error: unknown, source: AuditSource): Promise<void> {
     const known = error instanceof DomainError;
-    await this.history
-      .record(
-        this.runRecord(organizationId, runId, startedAt, range, {
-          status: 'failed',
-          summary: null,
-          error: known ? { code: error.code, message: error.message } : { code: 'internal', message: 'The import failed unexpectedly.' },
-        }),
-      )
+    await this.transactions
+      .run(async () => {
+        await this.history.record(
+          this.runRecord(organizationId, runId, startedAt, range, {
+            status: 'failed',
+            summary: null,
+            error: known ? { code: error.code, message: error.message } : { code: 'internal', message: 'The import failed unexpectedly.' },
+          }),
+        );
+        await this.audit.record(this.transactions.manager(), organizationId, source, 'calendar.import_ran', { type: 'calendar_sync', id: runId });
+      })
       .catch((recordError: unknown) => this.logger.error({ organization_id: organizationId, err: recordError }, 'could not record a failed import'));
   }
 }

@@ -4,6 +4,7 @@ import {
   ApiDataResponse,
   ApiListResponse,
   ApiProblems,
+  AuditSource,
   Clock,
   DomainError,
   ListResponse,
@@ -16,6 +17,7 @@ import {
 import type { Response } from 'express';
 import { IdentityService } from '../application/identity.service';
 import { AdminSessionInfo } from '../domain/admin-session';
+import { Audited } from './audit-source';
 import { AdminController, AdminSession, assertOwnOrganization, OrganizationIdParam } from './decorators';
 import { AdminApiKeyResponse, CreateAdminApiKeyDto, CreatedAdminApiKeyResponse, toAdminApiKey } from './dto/admin-api-key.dto';
 
@@ -57,6 +59,7 @@ export class AdminApiKeysController {
     @AdminSession() admin: AdminSessionInfo,
     @OrganizationIdParam() organizationId: string,
     @Body() body: CreateAdminApiKeyDto,
+    @Audited() source: AuditSource,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ data: CreatedAdminApiKeyResponse }> {
     assertOwnOrganization(admin, organizationId);
@@ -73,7 +76,7 @@ export class AdminApiKeysController {
       kind: body.kind,
       allowedOrigins: body.allowed_origins,
       siteUrl: body.site_url,
-    });
+    }, source);
     res.setHeader('Location', `/api/organizations/${organizationId}/api-keys/${created.id}`);
     return { data: { ...toAdminApiKey(created.record), key: created.key } };
   }
@@ -98,8 +101,9 @@ export class AdminApiKeysController {
     @AdminSession() admin: AdminSessionInfo,
     @OrganizationIdParam() organizationId: string,
     @Param('id', UuidParam('API key')) id: string,
+    @Audited() source: AuditSource,
   ): Promise<{ data: AdminApiKeyResponse }> {
     assertOwnOrganization(admin, organizationId);
-    return { data: toAdminApiKey(await this.identity.revokeOrganizationApiKey(organizationId, id)) };
+    return { data: toAdminApiKey(await this.identity.revokeOrganizationApiKey(organizationId, id, source)) };
   }
 }

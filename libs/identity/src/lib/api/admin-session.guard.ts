@@ -1,5 +1,5 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { AppConfig, ForbiddenError, HttpProblem, SESSION_COOKIE } from '@almanac/shared';
+import { AppConfig, ForbiddenError, HttpProblem, isUuid, SESSION_COOKIE } from '@almanac/shared';
 import type { Request, Response } from 'express';
 import { AdminSessionService } from '../application/admin-session.service';
 import { AdminSessionInfo } from '../domain/admin-session';
@@ -63,12 +63,21 @@ export class SessionGuard implements CanActivate {
   }
 }
 
-/** A valid session of an admin: the guard of every admin route (`@AdminController`). Non-admins: 403. */
+/**
+ * A valid session of an admin: the guard of every admin route (`@AdminController`). Non-admins: 403.
+ * Under `/api/organizations/{organizationId}/…` another organization's id is 403 too, here, before
+ * any body or query is read, so every such route answers it the same way (a malformed id is left to
+ * the route's own 404).
+ */
 @Injectable()
 export class AdminSessionGuard extends SessionGuard {
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const session = await this.authenticate(context);
     if (session.role !== 'admin') throw new ForbiddenError('Only administrators may do this.');
+    const organizationId = context.switchToHttp().getRequest<Request>().params?.['organizationId'];
+    if (typeof organizationId === 'string' && isUuid(organizationId) && organizationId !== session.organizationId) {
+      throw new ForbiddenError('You may only manage your own organization.');
+    }
     return true;
   }
 }

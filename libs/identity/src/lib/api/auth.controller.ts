@@ -1,10 +1,11 @@
 import { Body, Controller, Get, HttpCode, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiCookieAuth, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiDataResponse, ApiProblems, AppConfig, rateLimitedProblem, SESSION_SCHEME, UnauthorizedError } from '@almanac/shared';
+import { ApiDataResponse, ApiProblems, AppConfig, AuditSource, rateLimitedProblem, SESSION_SCHEME, UnauthorizedError } from '@almanac/shared';
 import type { Request, Response } from 'express';
 import { AdminSessionService, LoginThrottledError } from '../application/admin-session.service';
 import { AdminSessionInfo } from '../domain/admin-session';
 import { assertSameOrigin, SessionGuard, sessionRequired } from './admin-session.guard';
+import { Audited } from './audit-source';
 import { AdminSession } from './decorators';
 import { LoginDto } from './dto/login.dto';
 import { SessionResponse, toSessionResponse } from './dto/session.response';
@@ -36,7 +37,7 @@ export class AuthController {
   async login(@Body() body: LoginDto, @Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<{ data: SessionResponse }> {
     assertSameOrigin(req, this.config);
     try {
-      const { token, user } = await this.sessions.login(body.email, body.password, this.config.trustedProxies.clientOf(req));
+      const { token, user } = await this.sessions.login(body.email, body.password, this.config.trustedProxies.clientOf(req), (req as { id?: string }).id ?? null);
       res.setHeader('Set-Cookie', sessionCookie(token, this.config.appUrl));
       res.setHeader('Cache-Control', 'no-store');
       return { data: toSessionResponse(user) };
@@ -65,9 +66,14 @@ export class AuthController {
   @ApiOperation({ summary: 'Sign out', description: 'Deletes the session server-side and clears the cookie.' })
   @ApiNoContentResponse({ description: 'Signed out' })
   @ApiProblems(401, 403, 415)
-  async logout(@Req() req: Request, @Res({ passthrough: true }) res: Response): Promise<void> {
+  async logout(
+    @Req() req: Request,
+    @AdminSession() session: AdminSessionInfo,
+    @Audited() source: AuditSource,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<void> {
     const token = readSessionCookie(req);
-    if (token) await this.sessions.logout(token);
+    if (token) await this.sessions.logout(token, session, source);
     res.setHeader('Set-Cookie', clearedSessionCookie(this.config.appUrl));
   }
 }

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { AppConfig, Clock, DomainError, newId, UnauthorizedError } from '@almanac/shared';
+import { AppConfig, AuditLog, AuditSource, Clock, DomainError, newId, UnauthorizedError } from '@almanac/shared';
 import { DataSource } from 'typeorm';
 import { AdminSessionInfo, idleSince, isSessionActive, needsTouch, newAdminSession, sessionInfoOf } from '../domain/admin-session';
 import { loginClientKey } from '../domain/login-failure';
@@ -46,14 +46,20 @@ export class AdminSessionService {
     private readonly users: UserRepository,
     private readonly clock: Clock,
     private readonly config: AppConfig,
+    private readonly audit: AuditLog,
   ) {}
 
   /**
    * Verifies the credentials of an admin and opens a session. Unknown e-mail, wrong password and a
    * non-admin account all raise the same UnauthorizedError after one scrypt verification each.
-   * `client` is the client as per-client limits count it (TrustedProxies.clientOf).
+   * `client` is the client as per-client limits count it (TrustedProxies.clientOf); it is also the
+   * address the audit log records for the attempt.
+   * The audit log records the sign-in with the new session, and a refused one (no actor, the e-mail's
+   * user as target) when the e-mail names a user: one of an unknown e-mail belongs to no organization.
+   * Attempts the throttle refuses are not recorded (their number has no bound); the ones it lets
+   * reach the password check are, so the log grows no faster than the throttle allows.
    */
-  async login(email: string, password: string, client = ''): Promise<{ token: string; user: AdminSessionInfo }> {
+  async login(email: string, password: string, client = '', requestId: string | null = null): Promise<{ token: string; user: AdminSessionInfo }> {
     const now = this.clock.now();
     const emailKey = loginEmailKey(email);
     const clientKey = loginClientKey(client);
@@ -92,6 +98,9 @@ export class AdminSessionService {
       // Over the client's limit a wrong password is refused like any other attempt from there, so the
       // answer does not tell which e-mails signed in from this client.
       if (throttle.clientOverLimit) throw new LoginThrottledError(throttle.clientOverLimit.retryAfterSeconds, true);
+      if (user) {
+        await this.audit.record(this.dataSource.manager, user.organizationId, { actor: null, ip: client || null, requestId }, 'auth.sign_in_failed', { type: 'user', id: user.id });
+      }
       throw new UnauthorizedError(INVALID_LOGIN_MESSAGE);
     }
 
@@ -102,6 +111,8 @@ export class AdminSessionService {
       // Sessions of this user that have ended are of no further use.
       await this.sessions.deleteEndedOfUser(em, user, now, idleSince(now));
       await this.sessions.insert(em, newAdminSession(newId(), user, now), hashSessionToken(token));
+      const source: AuditSource = { actor: { type: 'user', id: user.id, name: user.name }, ip: client || null, requestId };
+      await this.audit.record(em, user.organizationId, source, 'auth.signed_in', { type: 'user', id: user.id });
     });
     return { token, user: sessionInfoOf(user) };
   }
@@ -122,10 +133,14 @@ export class AdminSessionService {
     return sessionInfoOf(user);
   }
 
-  /** Deletes the session server-side; true when there was one. */
-  async logout(token: string): Promise<boolean> {
+  /** Deletes the session server-side, and records the sign-out of `session`'s user; true when there was one. */
+  async logout(token: string, session: AdminSessionInfo, source: AuditSource): Promise<boolean> {
     if (!SESSION_TOKEN_PATTERN.test(token)) return false;
-    return this.sessions.deleteByTokenHash(this.dataSource.manager, hashSessionToken(token));
+    return this.dataSource.transaction(async (em) => {
+      const deleted = await this.sessions.deleteByTokenHash(em, hashSessionToken(token));
+      if (deleted) await this.audit.record(em, session.organizationId, source, 'auth.signed_out', { type: 'user', id: session.userId });
+      return deleted;
+    });
   }
 
   /** Drops aged-out failures and ended sessions now and then, off the request path. */

@@ -43,6 +43,7 @@ export class ApiKeyAuthenticator {
     return {
       organizationId: key.organizationId,
       apiKeyId: key.id,
+      apiKeyName: key.name,
       userId: key.userId,
       scopes: key.scopes,
       kind: key.kind,

@@ -1,6 +1,19 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, InvalidReferenceError, isUuid, newId, NotFoundError } from '@almanac/shared';
+import {
+  AuditLog,
+  AuditSource,
+  Clock,
+  ErasedRecords,
+  InvalidReferenceError,
+  isUuid,
+  newId,
+  NO_AUDIT_SOURCE,
+  NotFoundError,
+  PersonErasure,
+  scrubText,
+  Transactions,
+} from '@almanac/shared';
 import { DataSource } from 'typeorm';
 import { ApiKey, CreatedApiKey } from '../domain/api-key';
 import { ApiKeyTermsInput, resolveApiKeyTerms } from '../domain/api-key-kind';
@@ -10,6 +23,7 @@ import { newOrganization, Organization } from '../domain/organization';
 import { hashPassword } from '../domain/password';
 import { checkNewUser, NewUserInput, User } from '../domain/user';
 import { ApiKeyRepository } from '../infrastructure/api-key.repository';
+import { StoredAnswerErasureRepository } from '../infrastructure/stored-answer-erasure.repository';
 import { OrganizationRepository } from '../infrastructure/organization.repository';
 import { UserRepository } from '../infrastructure/user.repository';
 import { ApiKeyAuthenticator } from './api-key-authenticator';
@@ -36,7 +50,27 @@ export class IdentityService {
     private readonly clock: Clock,
     private readonly authenticator: ApiKeyAuthenticator,
     private readonly origins: BrowserOrigins,
+    private readonly audit: AuditLog,
+    private readonly transactions: Transactions,
+    private readonly storedAnswers: StoredAnswerErasureRepository,
   ) {}
+
+  /**
+   * Takes an erased person out of the answers kept for Idempotency-Key replays (24 h): a replay then
+   * answers with the anonymised record. Joins the caller's `Transactions.run`.
+   */
+  async eraseFromStoredAnswers(organizationId: string, erasure: PersonErasure, erased: readonly ErasedRecords[]): Promise<void> {
+    await this.transactions.run(async () => {
+      const em = this.transactions.manager();
+      const ids = erased.flatMap((group) => group.records.map((r) => r.id));
+      const answers = await this.storedAnswers.lockAnswersHolding(em, organizationId, erasure.address, ids);
+      const scrubbed = answers.flatMap((a) => {
+        const body = scrubText(a.response_body, erasure, erased);
+        return body === null ? [] : [{ attemptId: a.attempt_id, body }];
+      });
+      await this.storedAnswers.replaceBodies(em, organizationId, scrubbed);
+    });
+  }
 
   async createOrganization(name: string): Promise<Organization> {
     const organization = newOrganization(newId(), name);
@@ -63,6 +97,7 @@ export class IdentityService {
       userId?: string | null;
       expiresAt?: Date | null;
     },
+    source: AuditSource = NO_AUDIT_SOURCE,
   ): Promise<CreatedApiKey & { record: ApiKey }> {
     if (!isUuid(input.organizationId)) throw new InvalidReferenceError('organization_id');
     if (input.userId != null && !isUuid(input.userId)) throw new InvalidReferenceError('user_id');
@@ -86,10 +121,12 @@ export class IdentityService {
       revokedAt: null,
     };
     const key = { ...record, keyHash: hashApiKey(secret) };
-    const em = this.dataSource.manager;
-    // The key's user must belong to the key's organization.
-    if (key.userId && !(await this.users.existsInOrganization(em, key.organizationId, key.userId))) throw new InvalidReferenceError('user_id');
-    await this.keys.insert(em, key);
+    await this.dataSource.transaction(async (em) => {
+      // The key's user must belong to the key's organization.
+      if (key.userId && !(await this.users.existsInOrganization(em, key.organizationId, key.userId))) throw new InvalidReferenceError('user_id');
+      await this.keys.insert(em, key);
+      await this.audit.record(em, key.organizationId, source, 'api_key.created', { type: 'api_key', id: key.id });
+    });
     if (key.kind === 'publishable') this.origins.forget();
     return { id: key.id, key: secret, prefix: key.prefix, kind: key.kind, scopes, record };
   }
@@ -129,20 +166,28 @@ export class IdentityService {
    * Revokes one key of the organization (idempotent: an already revoked key keeps its revoked_at) and
    * returns it; another organization's key is not found.
    */
-  async revokeOrganizationApiKey(organizationId: string, id: string): Promise<ApiKey> {
-    const [revoked] = await this.keys.revoke(this.dataSource.manager, id, this.clock.now(), organizationId);
+  async revokeOrganizationApiKey(organizationId: string, id: string, source: AuditSource = NO_AUDIT_SOURCE): Promise<ApiKey> {
+    const [revoked] = await this.revoke(id, organizationId, source);
     if (!revoked) throw new NotFoundError('API key');
-    this.authenticator.forget(revoked.keyHash);
-    this.origins.forget();
     return revoked.key;
   }
 
   /** Returns false when no such key exists. */
   async revokeApiKey(id: string): Promise<boolean> {
     if (!isUuid(id)) return false;
-    const revoked = await this.keys.revoke(this.dataSource.manager, id, this.clock.now());
+    return (await this.revoke(id, undefined, NO_AUDIT_SOURCE)).length > 0;
+  }
+
+  /** Revokes the key and records the request, in one transaction (a key revoked before keeps its revoked_at). */
+  private async revoke(id: string, organizationId: string | undefined, source: AuditSource): Promise<Array<{ key: ApiKey; keyHash: string }>> {
+    const now = this.clock.now();
+    const revoked = await this.dataSource.transaction(async (em) => {
+      const found = await this.keys.revoke(em, id, now, organizationId);
+      for (const { key } of found) await this.audit.record(em, key.organizationId, source, 'api_key.revoked', { type: 'api_key', id: key.id });
+      return found;
+    });
     for (const { keyHash } of revoked) this.authenticator.forget(keyHash);
     this.origins.forget();
-    return revoked.length > 0;
+    return revoked;
   }
 }

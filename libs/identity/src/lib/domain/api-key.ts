@@ -38,6 +38,7 @@ export interface CreatedApiKey {
 /** What the authenticator checks a presented key against. */
 export interface ApiKeyCredential {
   readonly id: string;
+  readonly name: string;
   readonly organizationId: string;
   readonly userId: string | null;
   readonly kind: ApiKeyKind;

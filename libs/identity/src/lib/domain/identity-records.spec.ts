@@ -78,7 +78,7 @@ describe('a new admin session', () => {
 });
 
 describe('an API key', () => {
-  const key: ApiKeyCredential = { id: 'k', organizationId: ORG, userId: null, kind: 'secret', scopes: [], allowedOrigins: [], siteUrl: null, expiresAt: null, revokedAt: null, lastUsedAt: null };
+  const key: ApiKeyCredential = { id: 'k', name: 'Key', organizationId: ORG, userId: null, kind: 'secret', scopes: [], allowedOrigins: [], siteUrl: null, expiresAt: null, revokedAt: null, lastUsedAt: null };
 
   it('works until revoked, and until its expiry (exclusive)', () => {
     expect(isApiKeyUsable(key, now)).toBe(true);

@@ -5,6 +5,8 @@ import type { Scope } from './scopes';
 export interface ApiPrincipal {
   readonly organizationId: string;
   readonly apiKeyId: string;
+  /** The key's name, as the audit log shows who acted. */
+  readonly apiKeyName: string;
   /** The user the key was issued for, if any (default author of posts). */
   readonly userId: string | null;
   readonly scopes: readonly Scope[];

@@ -24,7 +24,7 @@ interface ApiKeyRow {
 
 type CredentialRow = Pick<
   ApiKeyRow,
-  'id' | 'organization_id' | 'user_id' | 'kind' | 'scopes' | 'allowed_origins' | 'site_url' | 'expires_at' | 'revoked_at' | 'last_used_at'
+  'id' | 'name' | 'organization_id' | 'user_id' | 'kind' | 'scopes' | 'allowed_origins' | 'site_url' | 'expires_at' | 'revoked_at' | 'last_used_at'
 >;
 
 /** Every column but the hash. */
@@ -32,7 +32,7 @@ const COLUMNS = 'id, organization_id, user_id, name, prefix, kind, scopes, allow
 
 /** The key behind a presented secret, by its SHA-256 (the secret itself is never stored). */
 const API_KEY_BY_HASH_SQL =
-  'SELECT id, organization_id, user_id, kind, scopes, allowed_origins, site_url, expires_at, revoked_at, last_used_at FROM api_keys WHERE key_hash = $1';
+  'SELECT id, name, organization_id, user_id, kind, scopes, allowed_origins, site_url, expires_at, revoked_at, last_used_at FROM api_keys WHERE key_hash = $1';
 
 /**
  * Whether any usable publishable key, of any organization, lets browsers on this origin call
@@ -68,6 +68,7 @@ function toApiKey(row: ApiKeyRow): ApiKey {
 function toCredential(row: CredentialRow): ApiKeyCredential {
   return {
     id: row.id,
+    name: row.name,
     organizationId: row.organization_id,
     userId: row.user_id,
     kind: row.kind,

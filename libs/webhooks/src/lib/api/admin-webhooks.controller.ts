@@ -1,10 +1,11 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { AdminController, AdminSession, AdminSessionInfo, assertOwnOrganization, OrganizationIdParam } from '@almanac/identity';
+import { AdminController, AdminSession, AdminSessionInfo, assertOwnOrganization, Audited, OrganizationIdParam } from '@almanac/identity';
 import {
   ApiDataResponse,
   ApiListResponse,
   ApiProblems,
+  AuditSource,
   Conditional,
   IfMatch,
   IfMatchHeader,
@@ -17,7 +18,7 @@ import type { Response } from 'express';
 import { WebhooksService } from '../application/webhooks.service';
 import { MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION } from '../domain/webhook-errors';
 import { CreateWebhookDto, DeliveryListQuery, UpdateWebhookDto } from './dto/webhook.dto';
-import { CreatedWebhookResponse, DeliveryResponse, toDelivery, toWebhook, webhookBody, WebhookDeletion, WebhookResponse } from './dto/webhook.response';
+import { CreatedWebhookResponse, DeliveryResponse, toDelivery, toWebhook, webhookBody, WebhookDeletion, WebhookResponse, WebhookSecretResponse } from './dto/webhook.response';
 
 const HOOK = UuidParam('Webhook');
 
@@ -58,10 +59,11 @@ export class AdminWebhooksController {
     @AdminSession() admin: AdminSessionInfo,
     @OrganizationIdParam() organizationId: string,
     @Body() body: CreateWebhookDto,
+    @Audited() source: AuditSource,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ data: CreatedWebhookResponse }> {
     assertOwnOrganization(admin, organizationId);
-    const created = await this.webhooks.create(organizationId, body);
+    const created = await this.webhooks.create(organizationId, body, source);
     res.setHeader('Location', `/api/organizations/${organizationId}/webhooks/${created.id}`);
     return { data: { ...toWebhook(created), secret: created.secret } };
   }
@@ -90,9 +92,10 @@ export class AdminWebhooksController {
     @Param('id', HOOK) id: string,
     @Body() body: UpdateWebhookDto,
     @IfMatch() ifMatch: IfMatchHeader,
+    @Audited() source: AuditSource,
   ): Promise<{ data: WebhookResponse }> {
     assertOwnOrganization(admin, organizationId);
-    return webhookBody(await this.webhooks.update(organizationId, id, body ?? {}, ifMatch.of(webhookBody)));
+    return webhookBody(await this.webhooks.update(organizationId, id, body ?? {}, source, ifMatch.of(webhookBody)));
   }
 
   @Delete(':id')
@@ -106,10 +109,30 @@ export class AdminWebhooksController {
     @OrganizationIdParam() organizationId: string,
     @Param('id', HOOK) id: string,
     @IfMatch() ifMatch: IfMatchHeader,
+    @Audited() source: AuditSource,
   ): Promise<{ data: WebhookDeletion }> {
     assertOwnOrganization(admin, organizationId);
-    await this.webhooks.delete(organizationId, id, ifMatch.of(webhookBody));
+    await this.webhooks.delete(organizationId, id, source, ifMatch.of(webhookBody));
     return { data: { id, deleted: true } };
+  }
+
+  @Post(':id/rotate-secret')
+  @HttpCode(200)
+  @ApiOperation({
+    summary: 'Rotate the signing secret',
+    description: 'As POST /api/v1/webhooks/{id}/rotate-secret: for 24 hours every delivery carries signatures by both the new and the old secret.',
+  })
+  @ApiDataResponse(WebhookSecretResponse)
+  @ApiProblems(404)
+  async rotate(
+    @AdminSession() admin: AdminSessionInfo,
+    @OrganizationIdParam() organizationId: string,
+    @Param('id', HOOK) id: string,
+    @Audited() source: AuditSource,
+  ): Promise<{ data: WebhookSecretResponse }> {
+    assertOwnOrganization(admin, organizationId);
+    const rotated = await this.webhooks.rotateSecret(organizationId, id, source);
+    return { data: { id: rotated.id, secret: rotated.secret } };
   }
 
   @Get(':id/deliveries')

@@ -1,10 +1,11 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
-import { ApiPrincipal, Principal, RequireScope, V1Controller } from '@almanac/identity';
+import { ApiPrincipal, Audited, Principal, RequireScope, V1Controller } from '@almanac/identity';
 import {
   ApiDataResponse,
   ApiListResponse,
   ApiProblems,
+  AuditSource,
   Conditional,
   IfMatch,
   IfMatchHeader,
@@ -52,9 +53,10 @@ export class WebhooksController {
   async create(
     @Principal() principal: ApiPrincipal,
     @Body() body: CreateWebhookDto,
+    @Audited() source: AuditSource,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ data: CreatedWebhookResponse }> {
-    const created = await this.webhooks.create(principal.organizationId, body);
+    const created = await this.webhooks.create(principal.organizationId, body, source);
     res.setHeader('Location', `/api/v1/webhooks/${created.id}`);
     return { data: { ...toWebhook(created), secret: created.secret } };
   }
@@ -100,8 +102,9 @@ export class WebhooksController {
     @Param('id', HOOK) id: string,
     @Body() body: UpdateWebhookDto,
     @IfMatch() ifMatch: IfMatchHeader,
+    @Audited() source: AuditSource,
   ): Promise<{ data: WebhookResponse }> {
-    return webhookBody(await this.webhooks.update(principal.organizationId, id, body ?? {}, ifMatch.of(webhookBody)));
+    return webhookBody(await this.webhooks.update(principal.organizationId, id, body ?? {}, source, ifMatch.of(webhookBody)));
   }
 
   @Delete(':id')
@@ -115,8 +118,9 @@ export class WebhooksController {
     @Principal() principal: ApiPrincipal,
     @Param('id', HOOK) id: string,
     @IfMatch() ifMatch: IfMatchHeader,
+    @Audited() source: AuditSource,
   ): Promise<{ data: WebhookDeletion }> {
-    await this.webhooks.delete(principal.organizationId, id, ifMatch.of(webhookBody));
+    await this.webhooks.delete(principal.organizationId, id, source, ifMatch.of(webhookBody));
     return { data: { id, deleted: true } };
   }
 
@@ -132,8 +136,9 @@ export class WebhooksController {
   async rotate(
     @Principal() principal: ApiPrincipal,
     @Param('id', HOOK) id: string,
+    @Audited() source: AuditSource,
   ): Promise<{ data: WebhookSecretResponse }> {
-    const rotated = await this.webhooks.rotateSecret(principal.organizationId, id);
+    const rotated = await this.webhooks.rotateSecret(principal.organizationId, id, source);
     return { data: { id: rotated.id, secret: rotated.secret } };
   }
 

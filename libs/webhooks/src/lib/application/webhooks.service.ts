@@ -3,6 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import {
   AppConfig,
   assertChanges,
+  AuditLog,
+  AuditSource,
+  checkPrecondition,
   Clock,
   isPublicAddress,
   newId,
@@ -11,7 +14,6 @@ import {
   Page,
   Precondition,
   ValidationFailedError,
-  writeUnderPrecondition,
 } from '@almanac/shared';
 import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
@@ -42,13 +44,14 @@ export class WebhooksService {
     private readonly outbox: Outbox,
     private readonly config: AppConfig,
     private readonly clock: Clock,
+    private readonly audit: AuditLog,
   ) {}
 
   /**
    * At most MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION endpoints (409 `webhook_limit_reached`), also under
    * concurrency: the count and the insert run in one transaction under the organization's advisory lock.
    */
-  async create(organizationId: string, input: EndpointInput): Promise<WebhookEndpoint> {
+  async create(organizationId: string, input: EndpointInput, source: AuditSource): Promise<WebhookEndpoint> {
     await this.assertDeliverable(input.url);
     const now = this.clock.now();
     const endpoint: WebhookEndpoint = {
@@ -69,6 +72,7 @@ export class WebhooksService {
       if ((await this.repository.countEndpoints(em, organizationId)) >= MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION)
         throw new WebhookLimitReachedError(MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION);
       await this.repository.insertEndpoint(em, endpoint);
+      await this.audit.record(em, organizationId, source, 'webhook.created', { type: 'webhook', id: endpoint.id });
     });
     return endpoint;
   }
@@ -87,6 +91,7 @@ export class WebhooksService {
     organizationId: string,
     id: string,
     changes: Partial<EndpointInput>,
+    source: AuditSource,
     precondition = Precondition.none<WebhookEndpoint>(),
   ): Promise<WebhookEndpoint> {
     assertChanges({
@@ -97,39 +102,34 @@ export class WebhooksService {
     });
     if (changes.url !== undefined) await this.assertDeliverable(changes.url);
     const events = changes.events === undefined ? undefined : [...new Set(changes.events)];
-    const updated = await writeUnderPrecondition(
-      this.dataSource,
-      precondition,
-      { table: 'webhook_endpoints', organizationId, id },
-      (em) => this.repository.findEndpoint(em, organizationId, id),
-      (em) => this.repository.updateEndpoint(em, organizationId, id, { ...changes, events }, this.clock.now()),
-    );
+    const updated = await this.dataSource.transaction(async (em) => {
+      await checkPrecondition(em, precondition, { table: 'webhook_endpoints', organizationId, id }, (tx) => this.repository.findEndpoint(tx, organizationId, id));
+      const after = await this.repository.updateEndpoint(em, organizationId, id, { ...changes, events }, this.clock.now());
+      if (after) await this.audit.record(em, organizationId, source, 'webhook.updated', { type: 'webhook', id });
+      return after;
+    });
     if (!updated) throw new NotFoundError('Webhook');
     return updated;
   }
 
-  async delete(organizationId: string, id: string, precondition = Precondition.none<WebhookEndpoint>()): Promise<void> {
-    const deleted = await writeUnderPrecondition(
-      this.dataSource,
-      precondition,
-      { table: 'webhook_endpoints', organizationId, id },
-      (em) => this.repository.findEndpoint(em, organizationId, id),
-      (em) => this.repository.deleteEndpoint(em, organizationId, id),
-    );
+  async delete(organizationId: string, id: string, source: AuditSource, precondition = Precondition.none<WebhookEndpoint>()): Promise<void> {
+    const deleted = await this.dataSource.transaction(async (em) => {
+      await checkPrecondition(em, precondition, { table: 'webhook_endpoints', organizationId, id }, (tx) => this.repository.findEndpoint(tx, organizationId, id));
+      const gone = await this.repository.deleteEndpoint(em, organizationId, id);
+      if (gone) await this.audit.record(em, organizationId, source, 'webhook.deleted', { type: 'webhook', id });
+      return gone;
+    });
     if (!deleted) throw new NotFoundError('Webhook');
   }
 
-  /** A new secret; the old one keeps signing (beside the new) for 24 hours. */
-  async rotateSecret(organizationId: string, id: string): Promise<WebhookEndpoint> {
+  /** A new secret; the old one keeps signing (beside the new) for 24 hours. The audit entry never holds either. */
+  async rotateSecret(organizationId: string, id: string, source: AuditSource): Promise<WebhookEndpoint> {
     const now = this.clock.now();
-    const rotated = await this.repository.rotateSecret(
-      this.dataSource.manager,
-      organizationId,
-      id,
-      newWebhookSecret(),
-      now,
-      new Date(now.getTime() + SECRET_OVERLAP_MS),
-    );
+    const rotated = await this.dataSource.transaction(async (em) => {
+      const endpoint = await this.repository.rotateSecret(em, organizationId, id, newWebhookSecret(), now, new Date(now.getTime() + SECRET_OVERLAP_MS));
+      if (endpoint) await this.audit.record(em, organizationId, source, 'webhook.secret_rotated', { type: 'webhook', id });
+      return endpoint;
+    });
     if (!rotated) throw new NotFoundError('Webhook');
     return rotated;
   }
