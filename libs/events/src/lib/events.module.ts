@@ -4,8 +4,10 @@ import { registerErrorCodes } from '@almanac/shared';
 import { EventsController } from './api/events.controller';
 import { RegistrationsController } from './api/registrations.controller';
 import { EventsService } from './application/events.service';
+import { RegistrationErasureService } from './application/registration-erasure.service';
 import { RegistrationsService } from './application/registrations.service';
 import { EventsRepository } from './infrastructure/events.repository';
+import { RegistrationErasureRepository } from './infrastructure/registration-erasure.repository';
 import { RegistrationsRepository } from './infrastructure/registrations.repository';
 import { EVENTS_ERROR_CODES } from './domain/event-errors';
 
@@ -17,6 +19,7 @@ registerErrorCodes('events', EVENTS_ERROR_CODES);
 
 @Module({
   controllers: [EventsController, RegistrationsController],
-  providers: [EventsService, RegistrationsService, EventsRepository, RegistrationsRepository],
+  providers: [EventsService, RegistrationsService, EventsRepository, RegistrationsRepository, RegistrationErasureRepository, RegistrationErasureService],
+  exports: [RegistrationErasureService],
 })
 export class EventsModule {}

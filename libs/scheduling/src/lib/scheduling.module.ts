@@ -11,6 +11,7 @@ import {
 import { EventTypesController } from './api/event-types.controller';
 import { SchedulesController } from './api/schedules.controller';
 import { SlotsController } from './api/slots.controller';
+import { BookingErasureService } from './application/booking-erasure.service';
 import { BookingsService } from './application/bookings.service';
 import { CalendarFeedLimits } from './application/calendar-feed-limits';
 import { CalendarFeedsService } from './application/calendar-feeds.service';
@@ -18,6 +19,7 @@ import { EventTypesService } from './application/event-types.service';
 import { ExternalBookingsService } from './application/external-bookings.service';
 import { SchedulesService } from './application/schedules.service';
 import { SlotsService } from './application/slots.service';
+import { BookingErasureRepository } from './infrastructure/booking-erasure.repository';
 import { BookingRepository } from './infrastructure/booking.repository';
 import { CalendarFeedRepository } from './infrastructure/calendar-feed.repository';
 import { EventTypeRepository } from './infrastructure/event-type.repository';
@@ -57,7 +59,9 @@ registerErrorCodes('scheduling', SCHEDULING_ERROR_CODES);
     CalendarFeedsService,
     CalendarFeedLimits,
     SlotsService,
+    BookingErasureRepository,
+    BookingErasureService,
   ],
-  exports: [ExternalBookingsService],
+  exports: [ExternalBookingsService, BookingErasureService],
 })
 export class SchedulingModule {}

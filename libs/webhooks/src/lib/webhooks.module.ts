@@ -9,6 +9,8 @@ import { WebhooksService } from './application/webhooks.service';
 import { WEBHOOKS_ERROR_CODES } from './domain/webhook-errors';
 import { WebhookRepository } from './infrastructure/webhook.repository';
 import { WebhookMetrics } from './infrastructure/webhook-metrics';
+import { WebhookErasureRepository } from './infrastructure/webhook-erasure.repository';
+import { WebhookErasureService } from './application/webhook-erasure.service';
 
 /** The scopes this context's routes require (identity keeps the vocabulary of API keys). */
 declareScopes('webhooks', ['webhooks:read', 'webhooks:write']);
@@ -18,7 +20,7 @@ registerErrorCodes('webhooks', WEBHOOKS_ERROR_CODES);
 
 @Module({
   controllers: [WebhooksController, ChangesController, AdminWebhooksController],
-  providers: [WebhooksService, ChangesService, WebhookDispatcher, WebhookRepository, WebhookMetrics],
-  exports: [WebhooksService, WebhookDispatcher],
+  providers: [WebhooksService, ChangesService, WebhookDispatcher, WebhookRepository, WebhookMetrics, WebhookErasureRepository, WebhookErasureService],
+  exports: [WebhooksService, WebhookDispatcher, WebhookErasureService],
 })
 export class WebhooksModule {}

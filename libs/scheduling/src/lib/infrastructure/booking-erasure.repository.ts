@@ -1,0 +1,47 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { rowsOf } from './sql';
+
+/** A booking of the person being erased, locked, with what the erasure reads from it. */
+export interface PersonBookingRow {
+  id: string;
+  attendee_name: string;
+  metadata: Record<string, unknown>;
+}
+
+/** The statements of a person's erasure from the bookings. */
+@Injectable()
+export class BookingErasureRepository {
+  /**
+   * The organization's bookings whose attendee e-mail is `address` (lowercased), cancelled ones too,
+   * locked in id order (two erasures, or an erasure and a PATCH, take their rows in turn).
+   */
+  async lockPersonBookings(em: EntityManager, organizationId: string, address: string): Promise<PersonBookingRow[]> {
+    return rowsOf<PersonBookingRow>(
+      em,
+      `SELECT id, attendee_name, metadata FROM bookings
+        WHERE organization_id = $1 AND lower(attendee_email) = $2 ORDER BY id FOR UPDATE`,
+      [organizationId, address],
+    );
+  }
+
+  /** The person leaves the bookings: name and e-mail replaced, phone, notes and time zone cleared, metadata as given. */
+  async anonymise(
+    em: EntityManager,
+    organizationId: string,
+    rows: ReadonlyArray<{ id: string; metadata: Record<string, unknown> }>,
+    name: string,
+    email: string,
+    now: Date,
+  ): Promise<void> {
+    if (rows.length === 0) return;
+    await em.query(
+      `UPDATE bookings b
+          SET attendee_name = $2, attendee_email = $3, attendee_phone = NULL, attendee_notes = NULL, attendee_timezone = NULL,
+              metadata = u.metadata, updated_at = $4
+         FROM unnest($5::uuid[], $6::jsonb[]) AS u(id, metadata)
+        WHERE b.organization_id = $1 AND b.id = u.id`,
+      [organizationId, name, email, now, rows.map((r) => r.id), rows.map((r) => JSON.stringify(r.metadata))],
+    );
+  }
+}
