@@ -9,7 +9,7 @@
 //    table; writes bench/results/latest.md and latest.svg (the previous ones go to history/).
 // Options: --quick, --duration=S, --warmup=S, --turns=N, --connections=N, --only=id,id,
 //          --log-level=L, --cpu-prof, --cpu-prof-floor, --explain, --explain-only, --keep (keep the data directory),
-//          --no-build, --serve, --allow-mismatch, --search-connections=N, --fail-on-errors
+//          --no-build, --serve, --allow-mismatch, --search-connections=N, --fail-on-errors, --metrics
 //          (see tools/bench/README.md).
 
 const { spawn, spawnSync, execSync } = require('node:child_process');
@@ -51,6 +51,9 @@ function parseArgs(argv) {
     failOnErrors: args['fail-on-errors'] === true,
     explain: args.explain === true || args['explain-only'] === true,
     explainOnly: args['explain-only'] === true,
+    // The API runs with METRICS_TOKEN (every request counted and timed), the floor without: compare the
+    // ratio with a run without it to price the metrics.
+    metrics: args.metrics === true,
   };
 }
 
@@ -564,7 +567,7 @@ async function main() {
     const api = startProcess(
       'API',
       apiArgs,
-      { ...env, PORT: String(apiPort) },
+      { ...env, PORT: String(apiPort), ...(options.metrics ? { METRICS_TOKEN: 'bench-metrics-token' } : {}) },
       path.join(dataDir, 'api.log'),
     );
     cleanups.push(() => stopProcess(api));

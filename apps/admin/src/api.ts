@@ -101,6 +101,16 @@ export interface Delivery {
   created_at: string;
 }
 
+export interface AuditEntry {
+  id: string;
+  at: string;
+  action: string;
+  actor: { type: 'user' | 'api_key'; id: string; name: string } | null;
+  target: { type: string; id: string };
+  ip: string | null;
+  request_id: string | null;
+}
+
 export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const init: RequestInit = { method, credentials: 'same-origin', headers: { Accept: 'application/json' } };
   if (body !== undefined) {
@@ -125,7 +135,26 @@ export const org = (organizationId: string, rest: string): string => `/api/organ
  * enum), so the console never keeps a copy of the list. `*` (all events) comes first.
  */
 export async function webhookEventTypes(): Promise<string[]> {
-  const document = await call<{ components?: { schemas?: Record<string, { enum?: unknown[] }> } }>('GET', '/docs/openapi.json');
+  const document = await openApiDocument();
   const names = (document.components?.schemas?.['WebhookEventType']?.enum ?? []).filter((name): name is string => typeof name === 'string');
   return ['*', ...names.filter((name) => name !== '*')];
+}
+
+type OpenApiDocument = { components?: { schemas?: Record<string, { enum?: unknown[]; properties?: Record<string, { enum?: unknown[] }> }> } };
+
+let documentRequest: Promise<OpenApiDocument> | null = null;
+
+/** The API's OpenAPI document, read once per page load. */
+function openApiDocument(): Promise<OpenApiDocument> {
+  documentRequest ??= call<OpenApiDocument>('GET', '/docs/openapi.json').catch((error: unknown) => {
+    documentRequest = null;
+    throw error;
+  });
+  return documentRequest;
+}
+
+/** The actions the audit log records, read from the API's own OpenAPI document (the entry's `action` enum). */
+export async function auditActions(): Promise<string[]> {
+  const document = await openApiDocument();
+  return (document.components?.schemas?.['AuditEntryResponse']?.properties?.['action']?.enum ?? []).filter((name): name is string => typeof name === 'string');
 }

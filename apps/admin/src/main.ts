@@ -1,16 +1,18 @@
 import { ApiError, call, SessionUser } from './api.js';
 import { clear, field, h, status } from './dom.js';
+import { auditView } from './audit.js';
 import { calendarView } from './calendar.js';
 import { importView } from './import.js';
 import { keysView } from './keys.js';
 import { webhooksView } from './webhooks.js';
 
-type View = 'keys' | 'calendar' | 'import' | 'webhooks';
+type View = 'keys' | 'calendar' | 'import' | 'webhooks' | 'audit';
 const views: Record<View, (main: HTMLElement, user: SessionUser) => Promise<void>> = {
   keys: keysView,
   calendar: calendarView,
   import: importView,
   webhooks: webhooksView,
+  audit: auditView,
 };
 
 const main = document.getElementById('main') as HTMLElement;

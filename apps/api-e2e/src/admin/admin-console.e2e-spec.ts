@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import puppeteer, { Browser, Page } from 'puppeteer-core';
+import { AUDIT_ACTIONS } from '@almanac/shared';
 import { WEBHOOK_EVENT_TYPES, WebhookDispatcher } from '@almanac/webhooks';
 import { createTestApp, Tenant, TestApp } from '../support/test-app';
 import { Receiver } from '../webhooks/receiver';
@@ -332,6 +333,38 @@ describe('admin console in a real browser (e2e)', () => {
     expect(await text('#import-result .error')).toMatch(/integration/i);
     await page.waitForFunction(`document.querySelector('#import-history')?.textContent.includes('integration_not_configured')`);
     expect(await text('#import-history')).toContain('2 runs, newest first');
+
+    // The audit log: everything done above, newest first, with who did it; filtered by action.
+    await page.click('button[data-view="audit"]');
+    await page.waitForSelector('#audit-list table');
+    const actionOptions = await page.$$eval('#audit-action option', (list) => list.map((o) => o.getAttribute('value')));
+    expect(actionOptions).toEqual(['', ...AUDIT_ACTIONS]);
+    const listed = await page.$$eval('#audit-list [data-action]', (items) => items.map((item) => item.getAttribute('data-action')));
+    expect(listed).toEqual([
+      'calendar.import_ran',
+      'calendar_integration.removed',
+      'api_key.revoked',
+      'webhook.created',
+      'webhook.updated',
+      'webhook.created',
+      'calendar.import_ran',
+      'calendar_integration.set',
+      'api_key.created',
+      'auth.signed_in',
+      'auth.sign_in_failed',
+      'api_key.created',
+    ]);
+    expect(await text('#audit-list')).toContain('Console Admin');
+    expect(await text('#audit-list')).not.toContain(key);
+    await page.select('#audit-action', 'api_key.revoked');
+    await page.waitForFunction(`document.querySelectorAll('#audit-list [data-action]').length === 1`);
+    expect(await text('#audit-list [data-action]')).toBe('api_key.revoked');
+    await page.screenshot({ path: join(SHOTS, 'audit-1280.png'), fullPage: true });
+    await page.setViewport({ width: 375, height: 800 });
+    await page.waitForFunction('window.innerWidth === 375');
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375);
+    await page.screenshot({ path: join(SHOTS, 'audit-375.png'), fullPage: true });
+    await page.setViewport({ width: 1280, height: 900 });
 
     // Sign out: the session row is gone and the form is back.
     await page.click('#sign-out');

@@ -148,6 +148,7 @@ export function validBody(operationId: string, records: Records): Record<string,
     PostPreviewLinks_create: () => ({ expires_in_minutes: 60 }),
     AdminWebhooks_create: () => ({ url: 'http://127.0.0.1:9/console', events: ['*'] }),
     AdminWebhooks_update: () => ({ description: `Console hook ${n}` }),
+    Erasures_erase: () => ({ email: `nobody${n}@example.com` }),
   };
   const make = bodies[operationId];
   if (!make) throw new Error(`no valid body for ${operationId}`);

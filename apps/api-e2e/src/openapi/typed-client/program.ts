@@ -113,6 +113,10 @@ const routes = {
   AdminWebhooks_deliveries: ['get', '/api/organizations/{organizationId}/webhooks/{id}/deliveries'],
   AdminWebhooks_redeliver: ['post', '/api/organizations/{organizationId}/webhooks/{id}/deliveries/{deliveryId}/redeliver'],
   AdminWebhooks_ping: ['post', '/api/organizations/{organizationId}/webhooks/{id}/ping'],
+  AdminWebhooks_rotate: ['post', '/api/organizations/{organizationId}/webhooks/{id}/rotate-secret'],
+  AuditLog_list: ['get', '/api/organizations/{organizationId}/audit-log'],
+  Erasures_erase: ['post', '/api/organizations/{organizationId}/erasures'],
+  Metrics_scrape: ['get', '/metrics'],
 } as const satisfies { [K in OperationId]: readonly [Method, keyof paths] };
 
 /** The transport (fetch, or anything else): outside what the types decide. */
@@ -287,8 +291,17 @@ export async function tour(organizationId: string, feedFile: string): Promise<st
   const adminDeliveries = await call('AdminWebhooks_deliveries', { path: { organizationId, id: adminHook.id } });
   const adminHooks = await call('AdminWebhooks_list', { path: { organizationId } });
   seen.push(adminHook.secret, String(adminDeliveries.meta.total), String(adminHooks.data.length));
+  const rotatedSecret: string = (await call('AdminWebhooks_rotate', { path: { organizationId, id: adminHook.id } })).data.secret;
   const hookDeleted: boolean = (await call('AdminWebhooks_delete', { path: { organizationId, id: adminHook.id } })).data.deleted;
-  seen.push(String(hookDeleted));
+  seen.push(rotatedSecret, String(hookDeleted));
+  const audit = await call('AuditLog_list', { path: { organizationId }, query: { action: 'webhook.secret_rotated', limit: 10 } });
+  const rotatedBy: string = audit.data[0]?.actor?.name ?? 'nobody';
+  const auditTarget: string = audit.data[0]?.target.id ?? 'none';
+  // @ts-expect-error an action the log does not record
+  await call('AuditLog_list', { path: { organizationId }, query: { action: 'webhook.pinged' } });
+  const erased = (await call('Erasures_erase', { path: { organizationId }, body: { email: 'ada@example.com' } })).data;
+  const metrics: string = await call('Metrics_scrape', {});
+  seen.push(rotatedBy, auditTarget, String(erased.bookings + erased.registrations), erased.at, metrics);
 
   const changes = await call('Changes_page', { query: { limit: 100 } });
   const cursor: string | null = changes.meta.next_cursor;
