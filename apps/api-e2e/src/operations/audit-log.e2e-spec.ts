@@ -1,17 +1,9 @@
 import { AUDIT_ACTIONS, AuditLog, NO_AUDIT_SOURCE } from '@almanac/shared';
-import { createTestApp, Tenant, TestApp } from '../support/test-app';
+import { ADMIN_ORIGIN as ORIGIN, ADMIN_PASSWORD as PASSWORD, asAdmin, SignedInAdmin as Admin, signedInAdmin } from '../support/admin-session';
+import { createTestApp, TestApp } from '../support/test-app';
 import { Receiver } from '../webhooks/receiver';
 import { startFeedServer } from '../admin/admin-fixtures';
 
-const ORIGIN = 'http://localhost:3000';
-const PASSWORD = 'correct horse battery';
-
-interface Admin extends Tenant {
-  cookie: string;
-  userId: string;
-  email: string;
-  name: string;
-}
 
 interface Entry {
   id: string;
@@ -27,8 +19,6 @@ describe('the audit log (e2e)', () => {
   let t: TestApp;
   let feeds: Awaited<ReturnType<typeof startFeedServer>>;
   const receiver = new Receiver();
-  let counter = 0;
-
   beforeAll(async () => {
     feeds = await startFeedServer();
     await receiver.start();
@@ -40,17 +30,8 @@ describe('the audit log (e2e)', () => {
     await receiver.stop();
   });
 
-  async function admin(): Promise<Admin> {
-    counter += 1;
-    const tenant = await t.tenant({ name: `Audited ${counter}` });
-    const email = `audited${counter}@example.com`;
-    const name = `Auditor ${counter}`;
-    const user = await t.identity.createUser({ organizationId: tenant.orgId, email, name, password: PASSWORD, role: 'admin' });
-    const login = await t.api.post('/api/auth/login').set('Origin', ORIGIN).send({ email, password: PASSWORD }).expect(200);
-    return { ...tenant, cookie: String(login.headers['set-cookie']![0]).split(';')[0]!, userId: user.id, email, name };
-  }
-
-  const as = (a: Admin, method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string) => t.api[method](path).set('Cookie', a.cookie).set('Origin', ORIGIN);
+  const admin = () => signedInAdmin(t, 'audited');
+  const as = (a: Admin, method: 'get' | 'post' | 'put' | 'patch' | 'delete', path: string) => asAdmin(t, a, method, path);
   const log = async (a: Admin, query = ''): Promise<Entry[]> => (await as(a, 'get', `/api/organizations/${a.orgId}/audit-log?limit=100${query}`).expect(200)).body.data;
   const userActor = (a: Admin) => ({ type: 'user', id: a.userId, name: a.name });
 

@@ -2,18 +2,13 @@ import { createHash } from 'node:crypto';
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
 import { WebhookDispatcher } from '@almanac/webhooks';
+import { asAdmin, SignedInAdmin as Admin, signedInAdmin } from '../support/admin-session';
 import { createTestApp, Tenant, TestApp } from '../support/test-app';
 
-const ORIGIN = 'http://localhost:3000';
-const PASSWORD = 'correct horse battery';
 const ADDRESS = 'jane.doe@example.com';
 const NAME = 'Jane Doe';
 const HASH = createHash('sha256').update(ADDRESS).digest('hex');
 const REPLACEMENT = `erased-${HASH.slice(0, 12)}@invalid`;
-
-interface Admin extends Tenant {
-  cookie: string;
-}
 
 /** A receiver that answers each delivery with who it was about, so delivery answers hold the person too. */
 async function startEchoReceiver(): Promise<{ base: string; stop: () => Promise<void> }> {
@@ -63,8 +58,6 @@ async function whereIs(t: TestApp, needle: string): Promise<Array<{ table: strin
 describe("erasure of a person's data (e2e)", () => {
   let t: TestApp;
   let echo: Awaited<ReturnType<typeof startEchoReceiver>>;
-  let counter = 0;
-
   beforeAll(async () => {
     echo = await startEchoReceiver();
     t = await createTestApp({ config: { webhookAllowPrivateHosts: true, webhookDispatcher: false } });
@@ -74,16 +67,8 @@ describe("erasure of a person's data (e2e)", () => {
     await echo.stop();
   });
 
-  async function admin(): Promise<Admin> {
-    counter += 1;
-    const tenant = await t.tenant();
-    const email = `eraser${counter}@example.com`;
-    await t.identity.createUser({ organizationId: tenant.orgId, email, name: `Eraser ${counter}`, password: PASSWORD, role: 'admin' });
-    const login = await t.api.post('/api/auth/login').set('Origin', ORIGIN).send({ email, password: PASSWORD }).expect(200);
-    return { ...tenant, cookie: String(login.headers['set-cookie']![0]).split(';')[0]! };
-  }
-  const erase = (a: Admin, email: string, organizationId = a.orgId) =>
-    t.api.post(`/api/organizations/${organizationId}/erasures`).set('Cookie', a.cookie).set('Origin', ORIGIN).send({ email });
+  const admin = () => signedInAdmin(t, 'eraser');
+  const erase = (a: Admin, email: string, organizationId = a.orgId) => asAdmin(t, a, 'post', `/api/organizations/${organizationId}/erasures`).send({ email });
 
   let slot = 0;
   /** A booking of `email` on a schedule of its own time (never overlapping), with every personal field. */
@@ -202,7 +187,7 @@ describe("erasure of a person's data (e2e)", () => {
     expect(replay.body.data).toMatchObject({ id: mine.replayable.id, attendee_name: 'Erased', attendee_email: REPLACEMENT, attendee_phone: null });
 
     // The audit entry holds the full hash, never the address.
-    const audit = (await t.api.get(`/api/organizations/${a.orgId}/audit-log?action=erasure.performed`).set('Cookie', a.cookie).set('Origin', ORIGIN).expect(200)).body.data;
+    const audit = (await asAdmin(t, a, 'get', `/api/organizations/${a.orgId}/audit-log?action=erasure.performed`).expect(200)).body.data;
     expect(audit).toEqual([expect.objectContaining({ action: 'erasure.performed', target: { type: 'person', id: HASH }, actor: expect.objectContaining({ type: 'user' }) })]);
 
     // Idempotent: nothing left to erase.
