@@ -89,6 +89,28 @@ function rssOf(pid) {
   }
 }
 
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execSync('getconf CLK_TCK', { encoding: 'utf8' }).trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * The CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat; null elsewhere.
+ * CPU per request holds up on a shared machine far better than requests per second do.
+ */
+function cpuSecondsOf(pid) {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+
 class RssSampler {
   constructor(pid) {
     this.pid = pid;
@@ -646,16 +668,23 @@ async function main() {
       }
       const runs = { api: [], floor: [] };
       const rssPeak = { api: 0, floor: 0 };
+      const cpu = { api: { seconds: 0, requests: 0 }, floor: { seconds: 0, requests: 0 } };
       for (let turn = 0; turn < options.turns; turn++) {
         const name = turn % 2 === 0 ? 'api' : 'floor';
         if (scenario.prepare) await scenario.prepare();
         servers[name].rss.takeWindowPeak();
+        const cpuBefore = cpuSecondsOf(servers[name].rss.pid);
         const run = summarizeRun(
           await loadOnce(autocannon, servers[name].url, scenario.requests(), {
             connections: options.connections,
             duration: options.duration,
           }),
         );
+        const cpuAfter = cpuSecondsOf(servers[name].rss.pid);
+        if (cpuBefore !== null && cpuAfter !== null) {
+          cpu[name].seconds += cpuAfter - cpuBefore;
+          cpu[name].requests += run.ok + run.non2xx;
+        }
         rssPeak[name] = Math.max(rssPeak[name], servers[name].rss.takeWindowPeak());
         await settle(client);
         runs[name].push(run);
@@ -664,6 +693,8 @@ async function main() {
         );
         for (const sample of run.samples) log(`      e.g. ${sample}`);
       }
+      const perRequest = (name) => (cpu[name].requests > 0 ? (cpu[name].seconds * 1e6) / cpu[name].requests : NaN);
+      log(`  ${scenario.label.padEnd(52)} CPU per request: API ${perRequest('api').toFixed(0)} µs, floor ${perRequest('floor').toFixed(0)} µs`);
       const api = aggregate(runs.api);
       const floorResult = aggregate(runs.floor.length ? runs.floor : runs.api);
       results.push({ scenario, api, floor: floorResult, ratio: api.rps / floorResult.rps, rssPeak });
