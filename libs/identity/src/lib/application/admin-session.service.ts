@@ -56,8 +56,10 @@ export class AdminSessionService {
    * address the audit log records for the attempt.
    * The audit log records the sign-in with the new session, and a refused one (no actor, the e-mail's
    * user as target) when the e-mail names a user: one of an unknown e-mail belongs to no organization.
-   * Attempts the throttle refuses are not recorded (their number has no bound); the ones it lets
-   * reach the password check are, so the log grows no faster than the throttle allows.
+   * A refusal is recorded off the answer's path, so that a known e-mail does not answer later than an
+   * unknown one (by the time of one more commit). Attempts the throttle refuses are not recorded (their
+   * number has no bound); the ones it lets reach the password check are, so the log grows no faster
+   * than the throttle allows.
    */
   async login(email: string, password: string, client = '', requestId: string | null = null): Promise<{ token: string; user: AdminSessionInfo }> {
     const now = this.clock.now();
@@ -99,7 +101,9 @@ export class AdminSessionService {
       // answer does not tell which e-mails signed in from this client.
       if (throttle.clientOverLimit) throw new LoginThrottledError(throttle.clientOverLimit.retryAfterSeconds, true);
       if (user) {
-        await this.audit.record(this.dataSource.manager, user.organizationId, { actor: null, ip: client || null, requestId }, 'auth.sign_in_failed', { type: 'user', id: user.id });
+        this.audit
+          .record(this.dataSource.manager, user.organizationId, { actor: null, ip: client || null, requestId }, 'auth.sign_in_failed', { type: 'user', id: user.id })
+          .catch((error: unknown) => this.logger.warn({ err: error }, 'could not record a refused sign-in'));
       }
       throw new UnauthorizedError(INVALID_LOGIN_MESSAGE);
     }
