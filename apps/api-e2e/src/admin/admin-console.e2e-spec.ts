@@ -350,12 +350,14 @@ describe('admin console in a real browser (e2e)', () => {
       'calendar.import_ran',
       'calendar_integration.set',
       'api_key.created',
+      'api_key.created',
       'auth.signed_in',
       'auth.sign_in_failed',
       'api_key.created',
     ]);
     expect(await text('#audit-list')).toContain('Console Admin');
     expect(await text('#audit-list')).not.toContain(key);
+    expect(await text('#audit-list')).not.toContain(publishableKey);
     await page.select('#audit-action', 'api_key.revoked');
     await page.waitForFunction(`document.querySelectorAll('#audit-list [data-action]').length === 1`);
     expect(await text('#audit-list [data-action]')).toBe('api_key.revoked');
