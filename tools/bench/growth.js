@@ -17,6 +17,27 @@ const BROAD_SHARE = 0.1;
 /** Rounds of cold searches (each search once a round, right after a write that drops the cached rankings). */
 const COLD_ROUNDS = 5;
 
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); 0 once it is gone. */
+function cpuMsOf(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime, fields 14 and 15 of the line, in clock ticks (100 a second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU used by the API process and by the database sessions it holds: what a request costs the
+ * machine, whatever else runs on it (unlike throughput).
+ */
+async function apiCpuMs(client, apiPid) {
+  const { rows } = await client.query("SELECT pid FROM pg_stat_activity WHERE application_name = 'almanac'");
+  const sessions = rows.map((r) => r.pid);
+  return { node: cpuMsOf(apiPid), database: sessions.reduce((sum, pid) => sum + cpuMsOf(pid), 0), sessions };
+}
+
 const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);
   if (sorted.length === 0) return NaN;
@@ -86,7 +107,10 @@ async function measureRoutes(ctx) {
       loaded.push(await ctx.run(apiUrl, scenario.requests(), { connections: options.connections, duration: options.duration }));
     }
     if (scenario.prepare) await scenario.prepare();
+    const cpuBefore = await apiCpuMs(ctx.client, ctx.apiPid);
     const single = await ctx.run(apiUrl, scenario.requests(), { connections: 1, duration: options.duration });
+    const cpuAfter = await apiCpuMs(ctx.client, ctx.apiPid);
+    const served = single.ok + single.non2xx;
     const rps = loaded.reduce((sum, r) => sum + r.rps, 0) / loaded.length;
     const failures = [...loaded, single].reduce((n, r) => n + r.non2xx + r.errors, 0);
     const latencies = single.latencies;
@@ -97,11 +121,16 @@ async function measureRoutes(ctx) {
       rps,
       runs: loaded.map((r) => r.rps),
       oneClient: { requests: latencies.length, p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99) },
+      // µs of CPU per request at one client: the API process, and its database sessions.
+      cpuUs: {
+        node: ((cpuAfter.node - cpuBefore.node) * 1000) / served,
+        database: ((cpuAfter.database - cpuBefore.database) * 1000) / served,
+      },
       failures,
     };
     routes.push(route);
     log(
-      `  ${scenario.label.padEnd(52)} ${rps.toFixed(0).padStart(6)} req/s at ${options.connections}, one client p95 ${route.oneClient.p95.toFixed(1)} ms, failures ${failures}`,
+      `  ${scenario.label.padEnd(52)} ${rps.toFixed(0).padStart(6)} req/s at ${options.connections}, one client p95 ${route.oneClient.p95.toFixed(1)} ms, CPU ${route.cpuUs.node.toFixed(0)} + ${route.cpuUs.database.toFixed(0)} µs (API + database), failures ${failures}`,
     );
   }
   return routes;
@@ -113,6 +142,9 @@ const fmt = {
   ms: (n) => (Number.isFinite(n) ? (n < 10 ? n.toFixed(2) : n.toFixed(1)) : '–'),
   x: (n) => (Number.isFinite(n) ? `${n.toFixed(2)}×` : '–'),
 };
+
+/** µs of CPU per request at one client: the API process + its database sessions. */
+const cpu = (route) => (route.cpuUs ? `${fmt.rps(route.cpuUs.node)} + ${fmt.rps(route.cpuUs.database)}` : '–');
 
 /** The slowest statement of a route, as explained at one scale. */
 function mainStatement(explained, id) {
@@ -127,14 +159,14 @@ function growthReport(runs) {
   const base = runs[0];
   const lines = ['<!-- written by tools/bench/growth.js from growth/scale-*.json: do not edit -->', '# Almanac bench: data growth', ''];
   lines.push(
-    `How each route's cost changes from ${runs.map((r) => `${r.scale}×`).join(' to ')} the data set: throughput at ${base.options.connections} connections, p95 at one client, and the route's slowest statement (EXPLAIN ANALYZE, its shared buffers: the work done, whatever the machine's load). Goal: every route within ${GROWTH_FACTOR}× of its ${base.scale}× figure; a broad search's first page, nothing cached, p95 < ${COLD_SEARCH_P95_MS} ms.`,
+    `How each route's cost changes from ${runs.map((r) => `${r.scale}×`).join(' to ')} the data set: throughput at ${base.options.connections} connections, p95 and CPU per request (the API process + its database sessions, from /proc: what a request costs whatever else runs) at one client, and the route's slowest statement (EXPLAIN ANALYZE, its shared buffers: the work done, whatever the machine's load). Goal: every route within ${GROWTH_FACTOR}× of its ${base.scale}× figure; a broad search's first page, nothing cached, p95 < ${COLD_SEARCH_P95_MS} ms.`,
     '',
   );
   for (const run of runs.slice(1)) {
     lines.push(`## ${base.scale}× → ${run.scale}×`, '');
     lines.push(
-      `| Route | req/s ${base.scale}× | req/s ${run.scale}× | slower by | p95 ${base.scale}× (ms) | p95 ${run.scale}× (ms) | slower by | statement ${base.scale}× (ms) | statement ${run.scale}× (ms) | buffers ${base.scale}× | buffers ${run.scale}× | within ${GROWTH_FACTOR}× |`,
-      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
+      `| Route | req/s ${base.scale}× | req/s ${run.scale}× | slower by | p95 ${base.scale}× (ms) | p95 ${run.scale}× (ms) | slower by | CPU µs ${base.scale}× | CPU µs ${run.scale}× | statement ${base.scale}× (ms) | statement ${run.scale}× (ms) | buffers ${base.scale}× | buffers ${run.scale}× | within ${GROWTH_FACTOR}× |`,
+      '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|',
     );
     for (const route of run.routes) {
       const before = base.routes.find((r) => r.id === route.id);
@@ -144,7 +176,7 @@ function growthReport(runs) {
       const [s1, s2] = [mainStatement(base.explained, route.id), mainStatement(run.explained, route.id)];
       const ok = slower <= GROWTH_FACTOR && p95 <= GROWTH_FACTOR;
       lines.push(
-        `| \`${route.label}\` | ${fmt.rps(before.rps)} | ${fmt.rps(route.rps)} | ${fmt.x(slower)} | ${fmt.ms(before.oneClient.p95)} | ${fmt.ms(route.oneClient.p95)} | ${fmt.x(p95)} | ${fmt.ms(s1?.ms)} | ${fmt.ms(s2?.ms)} | ${fmt.n(s1?.buffers)} | ${fmt.n(s2?.buffers)} | ${ok ? '✓' : '✗'} |`,
+        `| \`${route.label}\` | ${fmt.rps(before.rps)} | ${fmt.rps(route.rps)} | ${fmt.x(slower)} | ${fmt.ms(before.oneClient.p95)} | ${fmt.ms(route.oneClient.p95)} | ${fmt.x(p95)} | ${cpu(before)} | ${cpu(route)} | ${fmt.ms(s1?.ms)} | ${fmt.ms(s2?.ms)} | ${fmt.n(s1?.buffers)} | ${fmt.n(s2?.buffers)} | ${ok ? '✓' : '✗'} |`,
       );
     }
     lines.push('');

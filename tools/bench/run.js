@@ -633,7 +633,7 @@ async function main() {
         await settle(client);
         return result;
       };
-      const routes = await growth.measureRoutes({ options, scenarios, apiUrl, log, run });
+      const routes = await growth.measureRoutes({ options, scenarios, apiUrl, apiPid: api.pid, client, log, run });
       const cold = await growth.coldSearches({ apiUrl, fixtures, client, send, log });
       const loadAfter = os.loadavg();
       const explained = await writeExplain(

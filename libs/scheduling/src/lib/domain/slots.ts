@@ -162,7 +162,7 @@ class BlockedTimes {
       ends[i] = b.end + b.bufferAfter * MINUTE;
       if (i > 0 && starts[i]! < starts[i - 1]!) sorted = false;
     }
-    // The repository sends them by start: sorting is then a check.
+    // Often already in order (few buffers differ): sorting is then a check.
     this.order = new Int32Array(n);
     for (let i = 0; i < n; i++) this.order[i] = i;
     if (!sorted) this.order.sort((a, b) => starts[a]! - starts[b]!);

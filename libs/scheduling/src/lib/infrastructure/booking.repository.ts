@@ -351,7 +351,7 @@ export class BookingRepository {
 
   /**
    * Blocked times of the schedule's PENDING/CONFIRMED bookings that reach into `[from, to)`, with
-   * whether each is of the event type (slots), by start. The exclusion constraint's GiST index serves it.
+   * whether each is of the event type (slots). The exclusion constraint's GiST index serves it.
    */
   async busy(
     em: EntityManager,
@@ -361,16 +361,15 @@ export class BookingRepository {
     from: Date,
     to: Date,
   ): Promise<BusyBooking[]> {
-    // One row of five JSON arrays (starts and ends in epoch milliseconds): a 62-day range meets
-    // thousands of bookings, and one JSON value parses far faster than thousands of rows.
+    // One row of five JSON arrays (starts and ends in epoch milliseconds, from date_part's float8:
+    // cheaper than extract's numeric): a 62-day range meets thousands of bookings, and one JSON value
+    // parses far faster than thousands of rows. Unordered: the slots sort them only when needed.
     const [row] = await this.runner(em)<{
       busy: [number[] | null, number[] | null, number[] | null, number[] | null, boolean[] | null];
     }>(
       `SELECT json_build_array(
-           array_agg((extract(epoch FROM start_time) * 1000)::int8 ORDER BY start_time),
-           array_agg((extract(epoch FROM end_time) * 1000)::int8 ORDER BY start_time),
-           array_agg(buffer_before ORDER BY start_time), array_agg(buffer_after ORDER BY start_time),
-           array_agg(event_type_id IS NOT DISTINCT FROM $3 ORDER BY start_time)) AS busy
+           array_agg(round(date_part('epoch', start_time) * 1000)), array_agg(round(date_part('epoch', end_time) * 1000)),
+           array_agg(buffer_before), array_agg(buffer_after), array_agg(event_type_id IS NOT DISTINCT FROM $3)) AS busy
        FROM bookings
        WHERE organization_id = $1 AND schedule_id = $2 AND status IN ('PENDING', 'CONFIRMED')
          AND booking_blocked_time(start_time, end_time, buffer_before, buffer_after) && tstzrange($4, $5, '[)')`,
