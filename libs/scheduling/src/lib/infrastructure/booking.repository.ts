@@ -351,7 +351,8 @@ export class BookingRepository {
 
   /**
    * Blocked times of the schedule's PENDING/CONFIRMED bookings that reach into `[from, to)`, with
-   * whether each is of the event type (slots). The exclusion constraint's GiST index serves it.
+   * whether each is of the event type (slots). The exclusion constraint's GiST index serves it alone
+   * (it carries every column read here).
    */
   async busy(
     em: EntityManager,
