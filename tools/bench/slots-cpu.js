@@ -8,7 +8,7 @@
 require('../register-paths');
 const path = require('node:path');
 const ROOT = path.resolve(__dirname, '..', '..');
-const { availableSlots } = require(path.join(ROOT, 'dist/libs/scheduling/src/lib/domain/slots'));
+const { availableSlots, busyTimesOf } = require(path.join(ROOT, 'dist/libs/scheduling/src/lib/domain/slots'));
 require('reflect-metadata');
 const { SlotsController } = require(path.join(ROOT, 'dist/libs/scheduling/src/lib/api/slots.controller'));
 
@@ -38,7 +38,7 @@ function benchCase(now) {
     from: start,
     to: start + 62 * DAY,
     now,
-    busy,
+    busy: busyTimesOf(busy),
   };
 }
 

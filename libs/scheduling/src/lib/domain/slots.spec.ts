@@ -15,6 +15,7 @@ import {
   BookingRules,
   bookingMisfit,
   BusyBooking,
+  busyTimesOf,
   RejectedCandidate,
   Slot,
   SlotQuery,
@@ -56,7 +57,7 @@ function slotsOn(
     from,
     to,
     now,
-    busy,
+    busy: busyTimesOf(busy),
   });
 }
 
@@ -232,7 +233,7 @@ describe('slots', () => {
       from: at('2027-01-15T00:00:00Z'),
       to: at('2027-01-15T09:00:00Z'),
       now: 0,
-      busy: [],
+      busy: busyTimesOf([]),
     });
     expect(slots.map((s) => [s.localDate, s.localTime])).toEqual([['2027-01-15', '13:30']]);
   });
@@ -354,7 +355,7 @@ describe('slotQueryCost', () => {
  * through each, every rule tested per candidate, local date and time read per slot. The fast
  * computation must give exactly this.
  */
-function referenceSlots(q: SlotQuery): { slots: Slot[]; rejected: RejectedCandidate[] } {
+function referenceSlots(q: SlotQuery, bookings: readonly BusyBooking[]): { slots: Slot[]; rejected: RejectedCandidate[] } {
   const { rules } = q;
   const availability = q.availability.weekly === null && q.availability.overrides.length === 0 ? { weekly: null, overrides: [] } : q.availability;
   const duration = rules.duration * M;
@@ -390,7 +391,7 @@ function referenceSlots(q: SlotQuery): { slots: Slot[]; rejected: RejectedCandid
       : availability.weekly === null
         ? [[0, 1440] as [number, number]]
         : merge(availability.weekly.filter((r) => r.days.includes(weekday)));
-    const sameTypeOnDay = q.busy.filter(
+    const sameTypeOnDay = bookings.filter(
       (b) => b.sameEventType && b.start >= dayStart(date) && b.start < dayStart(date.add({ days: 1 })),
     ).length;
     for (const [a, b] of open) {
@@ -403,9 +404,9 @@ function referenceSlots(q: SlotQuery): { slots: Slot[]; rejected: RejectedCandid
         const blockedFrom = start - rules.bufferBefore * M;
         const blockedTo = end + rules.bufferAfter * M;
         let busyIndex = -1;
-        q.busy.forEach((booking, i) => {
+        bookings.forEach((booking, i) => {
           const overlaps = booking.start - booking.bufferBefore * M < blockedTo && booking.end + booking.bufferAfter * M > blockedFrom;
-          const earlier = busyIndex === -1 || booking.start - booking.bufferBefore * M < q.busy[busyIndex]!.start - q.busy[busyIndex]!.bufferBefore * M;
+          const earlier = busyIndex === -1 || booking.start - booking.bufferBefore * M < bookings[busyIndex]!.start - bookings[busyIndex]!.bufferBefore * M;
           if (overlaps && earlier) busyIndex = i;
         });
         let reason: RejectedCandidate['reason'] | null = null;
@@ -481,7 +482,7 @@ describe('the fast computation gives what the straightforward one gives', () => 
         { maxLength: 25 },
       ),
     })
-    .map((r): SlotQuery => {
+    .map((r): { q: SlotQuery; bookings: BusyBooking[] } => {
       let base = r.around;
       if (r.nearTransition) {
         const next = Temporal.Instant.fromEpochMilliseconds(base).toZonedDateTimeISO(r.zone).getTimeZoneTransition('next');
@@ -492,7 +493,14 @@ describe('the fast computation gives what the straightforward one gives', () => 
       const firstDate = Temporal.Instant.fromEpochMilliseconds(from).toZonedDateTimeISO(r.zone).toPlainDate();
       const overrides = new Map<string, TimeInterval[]>();
       for (const o of r.overrides) overrides.set(firstDate.add({ days: o.dayOffset }).toString(), o.intervals);
-      return {
+      const bookings = r.busy.map((b) => ({
+        start: from + b.at * M,
+        end: from + (b.at + b.minutes) * M,
+        bufferBefore: b.bufferBefore,
+        bufferAfter: b.bufferAfter,
+        sameEventType: b.sameEventType,
+      }));
+      const q: SlotQuery = {
         availability: {
           weekly: r.weekly === null ? null : r.weekly.map((w) => ({ days: w.days, ...w.interval })),
           overrides: [...overrides].map(([date, intervals]) => ({ date, intervals })),
@@ -503,22 +511,17 @@ describe('the fast computation gives what the straightforward one gives', () => 
         from,
         to,
         now: from + r.nowShift * M,
-        busy: r.busy.map((b) => ({
-          start: from + b.at * M,
-          end: from + (b.at + b.minutes) * M,
-          bufferBefore: b.bufferBefore,
-          bufferAfter: b.bufferAfter,
-          sameEventType: b.sameEventType,
-        })),
+        busy: busyTimesOf(bookings),
       };
+      return { q, bookings };
     });
 
   it('offered slots, and every other candidate with its reason', () => {
     fc.assert(
-      fc.property(query, (q) => {
+      fc.property(query, ({ q, bookings }) => {
         const rejected: RejectedCandidate[] = [];
         const slots = availableSlots(q, (r) => rejected.push(r));
-        const reference = referenceSlots(q);
+        const reference = referenceSlots(q, bookings);
         expect(slots).toEqual(reference.slots);
         expect(rejected).toEqual(reference.rejected);
         // Without the report, the same slots.
@@ -543,6 +546,7 @@ describe('the fast computation gives what the straightforward one gives', () => 
       { weekly: [{ days: [...ALL_DAYS], start: '00:00', end: '24:00' }], overrides: [] },
       { weekly: [{ days: [...ALL_DAYS], start: '00:30', end: '03:15' }, { days: [...ALL_DAYS], start: '23:00', end: '24:00' }], overrides: [] },
     ] as Availability[]) {
+      const bookings = [{ start: from + 20 * H, end: from + 21 * H, bufferBefore: 0, bufferAfter: 0, sameEventType: true }];
       const q: SlotQuery = {
         availability,
         scheduleTimeZone: zone,
@@ -551,11 +555,11 @@ describe('the fast computation gives what the straightforward one gives', () => 
         from,
         to: from + 3 * 24 * H,
         now: 0,
-        busy: [{ start: from + 20 * H, end: from + 21 * H, bufferBefore: 0, bufferAfter: 0, sameEventType: true }],
+        busy: busyTimesOf(bookings),
       };
       const rejected: RejectedCandidate[] = [];
-      expect(availableSlots(q, (r) => rejected.push(r))).toEqual(referenceSlots(q).slots);
-      expect(rejected).toEqual(referenceSlots(q).rejected);
+      expect(availableSlots(q, (r) => rejected.push(r))).toEqual(referenceSlots(q, bookings).slots);
+      expect(rejected).toEqual(referenceSlots(q, bookings).rejected);
     }
   });
 

@@ -67,6 +67,26 @@ export interface BusyBooking {
   readonly sameEventType: boolean;
 }
 
+/**
+ * The schedule's PENDING/CONFIRMED bookings as the slots read them, in epoch milliseconds: each one's
+ * blocked time `[start − buffer_before, end + buffer_after)` (two parallel lists, in any order), and
+ * the starts of those made with the event type (the daily limit counts them).
+ */
+export interface BusyTimes {
+  readonly blockedStarts: readonly number[];
+  readonly blockedEnds: readonly number[];
+  readonly sameTypeStarts: readonly number[];
+}
+
+/** The busy times of bookings (the repository computes the same in SQL). */
+export function busyTimesOf(bookings: readonly BusyBooking[]): BusyTimes {
+  return {
+    blockedStarts: bookings.map((b) => b.start - b.bufferBefore * MINUTE),
+    blockedEnds: bookings.map((b) => b.end + b.bufferAfter * MINUTE),
+    sameTypeStarts: bookings.filter((b) => b.sameEventType).map((b) => b.start),
+  };
+}
+
 export interface Slot {
   readonly start: number;
   readonly end: number;
@@ -85,7 +105,7 @@ export interface SlotQuery {
   readonly from: number;
   readonly to: number;
   readonly now: number;
-  readonly busy: readonly BusyBooking[];
+  readonly busy: BusyTimes;
 }
 
 export type SlotUnavailableReason = 'outside_availability' | 'minimum_notice' | 'booking_window' | 'daily_limit';
@@ -139,9 +159,9 @@ export class WallClock {
 }
 
 /**
- * Time that candidates must not overlap: each booking's blocked time `[start − buffer_before,
- * end + buffer_after)`, sorted by start with a running maximum of ends: the first span whose running end passes a point is where overlaps begin, and
- * for candidates in increasing order that point only moves forward.
+ * Time that candidates must not overlap (bookings' blocked times), sorted by start with a running
+ * maximum of ends: the first span whose running end passes a point is where overlaps begin, and for
+ * candidates in increasing order that point only moves forward.
  */
 class BlockedTimes {
   private readonly order: Int32Array;
@@ -150,21 +170,14 @@ class BlockedTimes {
   private cursor = 0;
   private lastFrom = -Infinity;
 
-  /** The blocked times of `bookings` (buffers included); indexes refer to that list. */
-  constructor(bookings: readonly BusyBooking[]) {
-    const n = bookings.length;
-    const starts = new Float64Array(n);
-    const ends = new Float64Array(n);
+  /** Blocked times as parallel lists of starts and ends; indexes refer to those lists. */
+  constructor(starts: readonly number[], ends: readonly number[]) {
+    const n = starts.length;
     let sorted = true;
-    for (let i = 0; i < n; i++) {
-      const b = bookings[i]!;
-      starts[i] = b.start - b.bufferBefore * MINUTE;
-      ends[i] = b.end + b.bufferAfter * MINUTE;
-      if (i > 0 && starts[i]! < starts[i - 1]!) sorted = false;
-    }
-    // Often already in order (few buffers differ): sorting is then a check.
+    for (let i = 1; i < n && sorted; i++) sorted = starts[i - 1]! <= starts[i]!;
     this.order = new Int32Array(n);
     for (let i = 0; i < n; i++) this.order[i] = i;
+    // Often already in order: sorting is then a check.
     if (!sorted) this.order.sort((a, b) => starts[a]! - starts[b]!);
     this.starts = new Float64Array(n);
     this.maxEnds = new Float64Array(n);
@@ -210,7 +223,7 @@ function firstAtOrAfter(sorted: Float64Array, value: number): number {
 /** Why a candidate start inside a window and the query's range is not offered, first reason first. */
 export type CandidateRejection = 'minimum_notice' | 'booking_window' | 'booked' | 'daily_limit';
 
-/** A candidate that was not offered: its reason, and for `booked` the earliest-starting booking (its index in `busy`). */
+/** A candidate that was not offered: its reason, and for `booked` the earliest-starting blocked time (its index in `busy`'s lists). */
 export interface RejectedCandidate {
   readonly start: number;
   readonly end: number;
@@ -247,9 +260,9 @@ export function availableSlots(q: SlotQuery, onRejected?: (rejected: RejectedCan
   const clock = new WallClock(
     q.timeZone === q.scheduleTimeZone ? zone : new ZoneOffsets(q.timeZone, q.from, q.to),
   );
-  const blocked = new BlockedTimes(q.busy);
+  const blocked = new BlockedTimes(q.busy.blockedStarts, q.busy.blockedEnds);
   // Daily limit: starts of this type's bookings, sorted, counted per local date by binary search.
-  const sameTypeStarts = Float64Array.from(q.busy.filter((b) => b.sameEventType).map((b) => b.start)).sort();
+  const sameTypeStarts = Float64Array.from(q.busy.sameTypeStarts).sort();
   const dayFull = (day: number): boolean => {
     if (rules.maxBookingsPerDay === null) return false;
     const start = zone.instantOfLocal(day * DAY, 'transition');
