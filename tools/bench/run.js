@@ -540,6 +540,13 @@ async function main() {
     const seeded = await seed(client, {
       mode: options.quick ? 'quick' : 'full',
       scale: options.scale,
+      // A second connection for the posts (loaded two chunks at a time).
+      connect: async () => {
+        const second = new Client({ connectionString: db.url });
+        await second.connect();
+        await second.query('SET synchronous_commit = off');
+        return second;
+      },
       now: new Date(),
       newId,
       zonedTimeToUtc,

@@ -153,7 +153,7 @@ function hhmm(minutes) {
 
 /**
  * @param {import('pg').Client} client a superuser connection to the migrated database
- * @param {object} options { mode: 'full'|'quick', now: Date, newId: () => string, zonedTimeToUtc, apiKey: string, log }
+ * @param {object} options { mode: 'full'|'quick', scale?: number, now: Date, newId: () => string, zonedTimeToUtc, apiKey: string, log, connect?: () => Promise<import('pg').Client> (a second connection: posts load on two) }
  */
 async function seed(client, options) {
   const sizes = sizesFor(options.mode, options.scale ?? 1);
@@ -625,12 +625,16 @@ async function seed(client, options) {
   const postCounts = split(sizes.posts, orgCount);
   const tagUse = new Map();
   let postTotal = 0;
-  // In chunks: a chunk's posts, then their tag links (whose trigger copies each post's status).
-  const chunkSize = 20_000;
-  for (let o = 0; o < orgCount; o++) {
-    for (let offset = 0; offset < postCounts[o]; offset += chunkSize) {
-      const links = [];
-      function* postRows() {
+  // In chunks, each made whole before it is sent (the same rows whichever connection loads it):
+  // a chunk's posts, then their tag links (whose trigger copies each post's status). Posts cost the
+  // server most (their search vectors are computed on insert): two connections load chunks at
+  // once, which is safe since a chunk's rows touch no other chunk's.
+  const chunkSize = 10_000;
+  function* postChunks() {
+    for (let o = 0; o < orgCount; o++) {
+      for (let offset = 0; offset < postCounts[o]; offset += chunkSize) {
+        const posts = [];
+        const links = [];
         for (let i = offset; i < Math.min(postCounts[o], offset + chunkSize); i++) {
           const id = newId();
           const t = title(r);
@@ -645,13 +649,13 @@ async function seed(client, options) {
                 ? now + r.int(1, 60) * DAY
                 : created + r.int(0, 72) * HOUR;
           const updated = Math.min(now, created + r.int(0, 30) * DAY);
-          yield [
+          posts.push([
             id,
             orgs[o].id,
             t,
             `${slugify(t)}-${i + 1}`,
             paragraph(r, 1, 2),
-            contentBlocks(r, id),
+            JSON.stringify(contentBlocks(r, id)),
             r.chance(0.5) ? `https://images.example.com/covers/${id}.jpg` : null,
             status,
             r.chance(0.05),
@@ -660,7 +664,7 @@ async function seed(client, options) {
             r.chance(0.95) ? r.pick(usersByOrg[o]) : null,
             new Date(created),
             new Date(updated),
-          ];
+          ]);
           const tagCount = r.int(0, 5);
           const chosen = new Set();
           for (let k = 0; k < tagCount; k++) chosen.add(tagsByOrg[o][r.skewed(tagsByOrg[o].length)].id);
@@ -669,11 +673,22 @@ async function seed(client, options) {
             tagUse.set(tagId, (tagUse.get(tagId) ?? 0) + 1);
           }
         }
+        yield { posts, links };
       }
-      postTotal += await copyRows(client, 'posts', postColumns, postRows());
-      await copyRows(client, 'post_tag_links', ['organization_id', 'post_id', 'tag_id'], links);
     }
   }
+  const chunks = postChunks();
+  const loaders = options.connect ? [client, await options.connect()] : [client];
+  await Promise.all(
+    loaders.map(async (loader) => {
+      for (let next = chunks.next(); !next.done; next = chunks.next()) {
+        const loaded = await copyRows(loader, 'posts', postColumns, next.value.posts);
+        postTotal += loaded;
+        await copyRows(loader, 'post_tag_links', ['organization_id', 'post_id', 'tag_id'], next.value.links);
+      }
+    }),
+  );
+  if (loaders.length > 1) await loaders[1].end();
   step(`${postTotal} posts`);
   await buildIndexes(client, dropped);
   step(`${dropped.length} secondary indexes built`);
