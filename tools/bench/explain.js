@@ -73,12 +73,15 @@ async function explainScenarios({ scenarios, apiUrl, serverLog, marker, send, fi
   );
   const { SEARCHES } = require('./scenarios');
   lines.push('## Every benchmarked search', '', '| search | posts matched | slowest statement, nothing cached |', '|---|---:|---:|');
+  const searches = [];
+  const routes = [];
   for (const search of SEARCHES) {
     const request = { method: 'GET', path: `/api/v1/posts?search=${encodeURIComponent(search)}`, headers: { authorization: `Bearer ${fixtures.apiKey}` } };
     // This process never ran the search: its ranking is not cached yet.
     const { result, entries } = await plansOf(() => send(apiUrl, request));
     const slowest = entries.reduce((max, e) => Math.max(max, e.ms), 0);
     lines.push(`| \`${search}\` | ${result.body?.meta?.total ?? result.status} | ${slowest.toFixed(1)} ms |`);
+    searches.push({ search, total: result.body?.meta?.total ?? null, slowestMs: slowest, buffers: Math.max(0, ...entries.map(buffersOf)) });
   }
   lines.push('');
   for (const scenario of scenarios) {
@@ -92,10 +95,31 @@ async function explainScenarios({ scenarios, apiUrl, serverLog, marker, send, fi
     entries.forEach((entry, i) => {
       lines.push(`### Statement ${i + 1} — ${entry.ms.toFixed(3)} ms`, '', '```', ...entry.lines, '```', '');
     });
+    routes.push({
+      id: scenario.id,
+      label: scenario.label,
+      status: result.status,
+      statements: entries.map((entry) => ({ ms: entry.ms, buffers: buffersOf(entry), query: queryOf(entry) })),
+    });
   }
 
   lines.push('');
-  return `${lines.join('\n')}\n`;
+  return { text: `${lines.join('\n')}\n`, searches, routes };
+}
+
+/** Shared buffers (hit + read) of a plan's top node: the work a statement did, whatever the machine's load. */
+function buffersOf(entry) {
+  const line = entry.lines.find((l) => /^\s*Buffers: shared/.test(l));
+  if (!line) return 0;
+  const hit = /hit=(\d+)/.exec(line);
+  const read = /read=(\d+)/.exec(line);
+  return Number(hit?.[1] ?? 0) + Number(read?.[1] ?? 0);
+}
+
+/** The statement's text as auto_explain logged it (its first line). */
+function queryOf(entry) {
+  const line = entry.lines.find((l) => /^\s*Query Text:/.test(l));
+  return line ? line.replace(/^\s*Query Text:\s*/, '').slice(0, 200) : '';
 }
 
 module.exports = { explainScenarios, explainingUrl };

@@ -9,8 +9,8 @@
 //    table; writes bench/results/latest.md and latest.svg (the previous ones go to history/).
 // Options: --quick, --duration=S, --warmup=S, --turns=N, --connections=N, --only=id,id,
 //          --log-level=L, --cpu-prof, --cpu-prof-floor, --explain, --explain-only, --keep (keep the data directory),
-//          --no-build, --serve, --allow-mismatch, --search-connections=N, --fail-on-errors, --metrics
-//          (see tools/bench/README.md).
+//          --no-build, --serve, --allow-mismatch, --search-connections=N, --fail-on-errors, --metrics,
+//          --scale=N (a growth run: growth.js) (see tools/bench/README.md).
 
 const { spawn, spawnSync, execSync } = require('node:child_process');
 const fs = require('node:fs');
@@ -28,8 +28,12 @@ function parseArgs(argv) {
     args[m[1]] = m[2] === undefined ? true : m[2];
   }
   const quick = args.quick === true;
+  // --scale=N: a growth run (growth.js): N times every table, the API alone, and its plans.
+  const growth = args.scale !== undefined;
   return {
     quick,
+    growth,
+    scale: growth ? Number(args.scale) : 1,
     duration: Number(args.duration ?? (quick ? 2 : 10)),
     warmup: Number(args.warmup ?? (quick ? 0.5 : 3)),
     turns: Number(args.turns ?? (quick ? 2 : 4)),
@@ -49,7 +53,7 @@ function parseArgs(argv) {
     allowMismatch: args['allow-mismatch'] === true,
     // The smoke test (npm test): any non-2xx answer or socket error on either server fails the run.
     failOnErrors: args['fail-on-errors'] === true,
-    explain: args.explain === true || args['explain-only'] === true,
+    explain: args.explain === true || args['explain-only'] === true || growth,
     explainOnly: args['explain-only'] === true,
     // The API runs with METRICS_TOKEN (every request counted and timed), the floor without: compare the
     // ratio with a run without it to price the metrics.
@@ -455,10 +459,11 @@ async function countSearchMatches(apiUrl, fixtures) {
   return { counts, coldMs };
 }
 
-async function writeExplain(scenarios, fixtures, context) {
+/** The plans of every route's statements, written to `explain.md` (or `file`); returns them too. */
+async function writeExplain(scenarios, fixtures, context, file = path.join(RESULTS, context.options.quick ? 'quick' : '', 'explain.md')) {
   const { explainScenarios, explainingUrl } = require('./explain');
   const { Client } = require('pg');
-  const { options, db, env, serverLog, dataDir, freePort } = context;
+  const { db, env, serverLog, dataDir, freePort } = context;
   const port = await freePort();
   const url = explainingUrl(db.url);
   const api = startProcess(
@@ -472,11 +477,11 @@ async function writeExplain(scenarios, fixtures, context) {
     const apiUrl = `http://127.0.0.1:${port}`;
     await waitReady(api, apiUrl);
     await marker.connect();
-    const text = await explainScenarios({ scenarios, apiUrl, serverLog, marker, send, fixtures });
-    const file = path.join(RESULTS, options.quick ? 'quick' : '', 'explain.md');
+    const explained = await explainScenarios({ scenarios, apiUrl, serverLog, marker, send, fixtures });
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    fs.writeFileSync(file, text);
+    fs.writeFileSync(file, explained.text);
     log(`wrote ${path.relative(ROOT, file)}`);
+    return explained;
   } finally {
     await marker.end().catch(() => undefined);
     await stopProcess(api);
@@ -551,13 +556,22 @@ async function main() {
       await migrateDatabase(db.url, ALL_MIGRATIONS);
     }
 
-    log(`seeding the ${options.quick ? 'quick' : 'full'} data set…`);
+    log(`seeding the ${options.quick ? 'quick' : 'full'} data set${options.scale !== 1 ? ` at ${options.scale}×` : ''}…`);
+    const seedStarted = Date.now();
     const client = new Client({ connectionString: db.url });
     await client.connect();
     cleanups.push(() => client.end());
     const apiKey = generateApiKey();
     const seeded = await seed(client, {
       mode: options.quick ? 'quick' : 'full',
+      scale: options.scale,
+      // A second connection for the posts (loaded two chunks at a time).
+      connect: async () => {
+        const second = new Client({ connectionString: db.url });
+        await second.connect();
+        await second.query('SET synchronous_commit = off');
+        return second;
+      },
       now: new Date(),
       newId,
       zonedTimeToUtc,
@@ -565,6 +579,8 @@ async function main() {
       log,
     });
     const fixtures = { ...seeded, apiKey };
+    const seedSeconds = (Date.now() - seedStarted) / 1000;
+    log(`  seeded in ${seedSeconds.toFixed(0)} s`);
     log(
       `  PATCH pool: ${fixtures.patchPool.length} PENDING bookings (${2 * fixtures.patchPool.length} status moves per run)`,
     );
@@ -638,6 +654,45 @@ async function main() {
 
     if (options.explainOnly) {
       await writeExplain(scenarios, fixtures, explainContext);
+      return;
+    }
+
+    if (options.growth) {
+      const growth = require('./growth');
+      const resultsDir = options.quick ? path.join(RESULTS, 'quick') : RESULTS;
+      const run = async (url, requests, load) => {
+        const result = summarizeRun(await loadOnce(autocannon, url, requests, load));
+        await settle(client);
+        return result;
+      };
+      const routes = await growth.measureRoutes({ options, scenarios, apiUrl, apiPid: api.pid, client, log, run });
+      const cold = await growth.coldSearches({ apiUrl, fixtures, client, send, log });
+      const loadAfter = os.loadavg();
+      const explained = await writeExplain(
+        scenarios,
+        fixtures,
+        explainContext,
+        path.join(resultsDir, 'growth', `explain-${options.scale}.md`),
+      );
+      const written = growth.writeGrowth(
+        {
+          scale: options.scale,
+          date: new Date().toISOString(),
+          command: `npm run bench -- ${process.argv.slice(2).join(' ')}`,
+          options,
+          machine: { ...machine(), postgres: pgVersion, loadBefore, loadAfter },
+          counts: fixtures.counts,
+          seedSeconds,
+          searchMatches,
+          searchColdMs,
+          routes,
+          cold,
+          explained: { searches: explained.searches, routes: explained.routes },
+          seconds: (Date.now() - started) / 1000,
+        },
+        resultsDir,
+      );
+      log(`wrote ${written.map((file) => path.relative(ROOT, file)).join(', ')}`);
       return;
     }
 

@@ -1,9 +1,15 @@
 'use strict';
-// Seeds the benchmark's data set straight into PostgreSQL, in batches (INSERT … SELECT FROM unnest),
-// with the columns and constraints of the migrations. Deterministic: the same sizes give the same
-// rows (ids aside). Returns the fixtures the load scenarios need.
+// Seeds the benchmark's data set straight into PostgreSQL with COPY (rows generated as they are
+// sent), into the tables, columns, constraints and triggers of the migrations. The large tables'
+// secondary indexes are dropped for the load and built again from their own definitions afterwards
+// (one sorted build instead of a million insertions each); constraints, their indexes and the
+// triggers stay on. Deterministic: the same sizes give the same rows (ids aside). Returns the
+// fixtures the load scenarios need.
 
 const { createHash } = require('node:crypto');
+const { Readable } = require('node:stream');
+const { pipeline } = require('node:stream/promises');
+const { from: copyFrom } = require('pg-copy-streams');
 const {
   rng,
   title,
@@ -19,7 +25,7 @@ const {
 const HOUR = 3600_000;
 const DAY = 24 * HOUR;
 
-/** Data set sizes: the issue's for a full run, small ones for --quick. */
+/** Data set sizes: the issue's for a full run (times `--scale`), small ones for --quick. */
 const SIZES = {
   full: {
     organizations: 2,
@@ -47,6 +53,17 @@ const SIZES = {
   },
 };
 
+/**
+ * The sizes of a mode at a scale: every count times `scale` but the organizations (the load runs as
+ * one of them whatever the size), so that a run at 10× has ten times every table.
+ */
+function sizesFor(mode, scale = 1) {
+  const base = SIZES[mode];
+  return Object.fromEntries(
+    Object.entries(base).map(([name, n]) => [name, name === 'organizations' ? n : Math.round(n * scale)]),
+  );
+}
+
 /** The first organization is the one the load runs against; it holds this share of every table. */
 const MAIN_SHARE = 0.8;
 
@@ -61,24 +78,69 @@ function split(total, organizations) {
   return [main, ...others];
 }
 
-/**
- * `INSERT INTO table (columns) SELECT * FROM unnest($1::t1[], $2::t2[], …)`: one statement per batch,
- * whatever its size, with every value a parameter.
- */
-async function insertBatch(client, table, columns, rows) {
-  if (rows.length === 0) return;
-  const names = Object.keys(columns);
-  const arrays = names.map((_, index) => rows.map((row) => row[index]));
-  const casts = names.map((name, index) => `$${index + 1}::${columns[name]}[]`);
-  await client.query(
-    `INSERT INTO ${table} (${names.join(', ')}) SELECT * FROM unnest(${casts.join(', ')})`,
-    arrays,
-  );
+/** A value in COPY's text format: `\N` for null, backslash escapes for the separators. */
+function copyText(value) {
+  if (value === null || value === undefined) return '\\N';
+  if (value instanceof Date) return value.toISOString();
+  if (typeof value === 'boolean') return value ? 't' : 'f';
+  if (typeof value === 'number') return String(value);
+  const text = typeof value === 'string' ? value : JSON.stringify(value);
+  return /[\\\n\r\t]/.test(text)
+    ? text.replace(/[\\\n\r\t]/g, (c) => ({ '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t' })[c])
+    : text;
 }
 
-async function insertAll(client, table, columns, rows, batchSize = 5000) {
-  for (let i = 0; i < rows.length; i += batchSize)
-    await insertBatch(client, table, columns, rows.slice(i, i + batchSize));
+/** COPY's input, a few hundred rows a chunk, generated as PostgreSQL asks for more. */
+function* copyLines(rows) {
+  let chunk = [];
+  for (const row of rows) {
+    chunk.push(row.map(copyText).join('\t'));
+    if (chunk.length === 500) {
+      yield `${chunk.join('\n')}\n`;
+      chunk = [];
+    }
+  }
+  if (chunk.length > 0) yield `${chunk.join('\n')}\n`;
+}
+
+/**
+ * `COPY table (columns) FROM STDIN` of every row `rows` yields (an array or a generator: rows are
+ * made while the server takes the previous ones). Returns how many rows went in.
+ */
+async function copyRows(client, table, columns, rows) {
+  let count = 0;
+  const counted = (function* () {
+    for (const row of rows) {
+      count++;
+      yield row;
+    }
+  })();
+  const stream = client.query(copyFrom(`COPY ${table} (${columns.join(', ')}) FROM STDIN`));
+  await pipeline(Readable.from(copyLines(counted)), stream);
+  return count;
+}
+
+/**
+ * Drops the secondary indexes of `tables` (those no constraint owns) for a bulk load and returns
+ * their definitions for `buildIndexes`. Triggers, constraints and their indexes stay.
+ */
+async function dropSecondaryIndexes(client, tables) {
+  const { rows } = await client.query(
+    `SELECT i.indexrelid::regclass::text AS name, pg_get_indexdef(i.indexrelid) AS definition
+       FROM pg_index i
+      WHERE i.indrelid = ANY ($1::regclass[]) AND NOT i.indisprimary AND NOT i.indisunique
+        AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = i.indexrelid)`,
+    [tables],
+  );
+  for (const index of rows) await client.query(`DROP INDEX ${index.name}`);
+  return rows;
+}
+
+/** Builds dropped indexes again from their own definitions (one sorted build each). */
+async function buildIndexes(client, indexes) {
+  await client.query("SET maintenance_work_mem = '512MB'");
+  for (const index of indexes) await client.query(index.definition);
+  await client.query('RESET maintenance_work_mem');
 }
 
 function isoDate(ms) {
@@ -91,15 +153,17 @@ function hhmm(minutes) {
 
 /**
  * @param {import('pg').Client} client a superuser connection to the migrated database
- * @param {object} options { mode: 'full'|'quick', now: Date, newId: () => string, zonedTimeToUtc, apiKey: string, log }
+ * @param {object} options { mode: 'full'|'quick', scale?: number, now: Date, newId: () => string, zonedTimeToUtc, apiKey: string, log, connect?: () => Promise<import('pg').Client> (a second connection: posts load on two) }
  */
 async function seed(client, options) {
-  const sizes = SIZES[options.mode];
+  const sizes = sizesFor(options.mode, options.scale ?? 1);
   const { newId, zonedTimeToUtc, log } = options;
   const now = options.now.getTime();
   const r = rng(20261121);
   const orgCount = sizes.organizations;
   const started = Date.now();
+  // A lost commit only costs a new run: the load need not wait for each one to reach the disk.
+  await client.query('SET synchronous_commit = off');
   const step = (label) => log(`  seeded ${label} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
 
   // Triggers stay on: whatever the migrations keep up to date (the registration counter, the copies a
@@ -109,10 +173,10 @@ async function seed(client, options) {
   const orgs = [];
   for (let o = 0; o < orgCount; o++)
     orgs.push({ id: newId(), name: o === 0 ? 'Bench Main Org' : `Bench Org ${o + 1}` });
-  await insertAll(
+  await copyRows(
     client,
     'organizations',
-    { id: 'uuid', name: 'text', created_at: 'timestamptz' },
+    ['id', 'name', 'created_at'],
     orgs.map((org) => [org.id, org.name, new Date(now - 400 * DAY)]),
   );
   const usersByOrg = orgs.map(() => []);
@@ -132,18 +196,10 @@ async function seed(client, options) {
       ]);
     }
   });
-  await insertAll(
+  await copyRows(
     client,
     'users',
-    {
-      id: 'uuid',
-      organization_id: 'uuid',
-      email: 'text',
-      name: 'text',
-      role: 'text',
-      password_hash: 'text',
-      created_at: 'timestamptz',
-    },
+    ['id', 'organization_id', 'email', 'name', 'role', 'password_hash', 'created_at'],
     userRows,
   );
 
@@ -184,17 +240,10 @@ async function seed(client, options) {
       });
     return list;
   });
-  await insertAll(
+  await copyRows(
     client,
     'schedules',
-    {
-      id: 'uuid',
-      organization_id: 'uuid',
-      name: 'text',
-      timezone: 'text',
-      created_at: 'timestamptz',
-      updated_at: 'timestamptz',
-    },
+    ['id', 'organization_id', 'name', 'timezone', 'created_at', 'updated_at'],
     schedulesByOrg
       .flat()
       .map((s, i) => [
@@ -224,24 +273,24 @@ async function seed(client, options) {
     }
     return list;
   });
-  await insertAll(
+  await copyRows(
     client,
     'event_types',
-    {
-      id: 'uuid',
-      organization_id: 'uuid',
-      title: 'text',
-      slug: 'text',
-      description: 'text',
-      duration: 'int4',
-      location_type: 'text',
-      location_details: 'text',
-      color: 'text',
-      requires_approval: 'bool',
-      is_active: 'bool',
-      created_at: 'timestamptz',
-      updated_at: 'timestamptz',
-    },
+    [
+      'id',
+      'organization_id',
+      'title',
+      'slug',
+      'description',
+      'duration',
+      'location_type',
+      'location_details',
+      'color',
+      'requires_approval',
+      'is_active',
+      'created_at',
+      'updated_at',
+    ],
     eventTypesByOrg
       .flat()
       .map((e, i) => [
@@ -262,95 +311,106 @@ async function seed(client, options) {
   );
   step('organizations, users, schedules, event types');
 
+  // The large tables are loaded without their secondary indexes, built again once they are full.
+  const dropped = await dropSecondaryIndexes(client, [
+    'bookings',
+    'events',
+    'event_registrations',
+    'posts',
+    'post_tag_links',
+  ]);
+
   // Bookings: per schedule, non-overlapping slots from 120 days ago to 240 days ahead. Past ones are
   // over (COMPLETED mostly), future ones PENDING or CONFIRMED (some CANCELLED).
   const bookingCounts = split(sizes.bookings, orgCount);
   const patchPool = [];
   const bookingSample = [];
-  const bookingRows = [];
   const spanStart = now - 120 * DAY;
   const span = 360 * DAY;
-  bookingCounts.forEach((count, o) => {
-    const schedules = schedulesByOrg[o];
-    const types = eventTypesByOrg[o];
-    schedules.forEach((schedule, s) => {
-      const n = Math.floor(count / schedules.length) + (s < count % schedules.length ? 1 : 0);
-      const stepMs = Math.floor(span / n);
-      for (let k = 0; k < n; k++) {
-        const quarter = 15 * 60_000;
-        const slack = Math.max(0, stepMs - 2 * HOUR);
-        const start = Math.floor((spanStart + k * stepMs + r() * slack) / quarter) * quarter;
-        const minutes = r.pick([30, 30, 45, 60]);
-        const end = start + minutes * 60_000;
-        let status;
-        if (end < now) status = r.chance(0.8) ? 'COMPLETED' : r.chance(0.5) ? 'CANCELLED' : 'NO_SHOW';
-        else status = r.chance(0.7) ? 'PENDING' : r.chance(0.75) ? 'CONFIRMED' : 'CANCELLED';
-        const type = r.chance(0.8) ? r.pick(types) : null;
-        const id = newId();
-        const created = Math.min(start - DAY, now - r.int(1, 100) * HOUR);
-        const name = personName(r);
-        const email = `${slugify(name).replace(/-/g, '.')}.${k}@${r.pick(['example.com', 'example.org', 'mail.example.net'])}`;
-        const metadata = r.chance(0.3)
-          ? { source: r.pick(['website', 'phone', 'partner']), visits: r.int(1, 9) }
-          : {};
-        bookingRows.push([
-          id,
-          schedule.org,
-          schedule.id,
-          type ? type.id : null,
-          new Date(start),
-          new Date(end),
-          schedule.timezone,
-          status,
-          type ? type.title : 'Booking',
-          r.chance(0.3) ? 'https://meet.example.com/' + id.slice(-8) : null,
-          type ? type.locationType : null,
-          name,
-          email,
-          r.chance(0.3) ? '+44 20 7946 0958' : null,
-          r.chance(0.3) ? r.pick(zones) : null,
-          r.chance(0.2) ? sentence(r) : null,
-          JSON.stringify(metadata),
-          new Date(created),
-          new Date(created),
-          status === 'CANCELLED' ? new Date(Math.min(now, start - HOUR)) : null,
-        ]);
-        if (o === 0) {
-          if (status === 'PENDING') patchPool.push(id);
-          if (bookingSample.length < 2000 || r.chance(0.05)) bookingSample.push(id);
+  function* bookingRows() {
+    for (let o = 0; o < orgCount; o++) {
+      const count = bookingCounts[o];
+      const schedules = schedulesByOrg[o];
+      const types = eventTypesByOrg[o];
+      for (let s = 0; s < schedules.length; s++) {
+        const schedule = schedules[s];
+        const n = Math.floor(count / schedules.length) + (s < count % schedules.length ? 1 : 0);
+        const stepMs = Math.floor(span / n);
+        for (let k = 0; k < n; k++) {
+          const quarter = 15 * 60_000;
+          const slack = Math.max(0, stepMs - 2 * HOUR);
+          const start = Math.floor((spanStart + k * stepMs + r() * slack) / quarter) * quarter;
+          const minutes = r.pick([30, 30, 45, 60]);
+          const end = start + minutes * 60_000;
+          let status;
+          if (end < now) status = r.chance(0.8) ? 'COMPLETED' : r.chance(0.5) ? 'CANCELLED' : 'NO_SHOW';
+          else status = r.chance(0.7) ? 'PENDING' : r.chance(0.75) ? 'CONFIRMED' : 'CANCELLED';
+          const type = r.chance(0.8) ? r.pick(types) : null;
+          const id = newId();
+          const created = Math.min(start - DAY, now - r.int(1, 100) * HOUR);
+          const name = personName(r);
+          const email = `${slugify(name).replace(/-/g, '.')}.${k}@${r.pick(['example.com', 'example.org', 'mail.example.net'])}`;
+          const metadata = r.chance(0.3)
+            ? { source: r.pick(['website', 'phone', 'partner']), visits: r.int(1, 9) }
+            : {};
+          if (o === 0) {
+            if (status === 'PENDING') patchPool.push(id);
+            if (bookingSample.length < 2000 || r.chance(0.05)) bookingSample.push(id);
+          }
+          yield [
+            id,
+            schedule.org,
+            schedule.id,
+            type ? type.id : null,
+            new Date(start),
+            new Date(end),
+            schedule.timezone,
+            status,
+            type ? type.title : 'Booking',
+            r.chance(0.3) ? 'https://meet.example.com/' + id.slice(-8) : null,
+            type ? type.locationType : null,
+            name,
+            email,
+            r.chance(0.3) ? '+44 20 7946 0958' : null,
+            r.chance(0.3) ? r.pick(zones) : null,
+            r.chance(0.2) ? sentence(r) : null,
+            metadata,
+            new Date(created),
+            new Date(created),
+            status === 'CANCELLED' ? new Date(Math.min(now, start - HOUR)) : null,
+          ];
         }
       }
-    });
-  });
-  await insertAll(
+    }
+  }
+  const bookingTotal = await copyRows(
     client,
     'bookings',
-    {
-      id: 'uuid',
-      organization_id: 'uuid',
-      schedule_id: 'uuid',
-      event_type_id: 'uuid',
-      start_time: 'timestamptz',
-      end_time: 'timestamptz',
-      timezone: 'text',
-      status: 'text',
-      title: 'text',
-      location: 'text',
-      location_type: 'text',
-      attendee_name: 'text',
-      attendee_email: 'text',
-      attendee_phone: 'text',
-      attendee_timezone: 'text',
-      attendee_notes: 'text',
-      metadata: 'jsonb',
-      created_at: 'timestamptz',
-      updated_at: 'timestamptz',
-      cancelled_at: 'timestamptz',
-    },
-    bookingRows,
+    [
+      'id',
+      'organization_id',
+      'schedule_id',
+      'event_type_id',
+      'start_time',
+      'end_time',
+      'timezone',
+      'status',
+      'title',
+      'location',
+      'location_type',
+      'attendee_name',
+      'attendee_email',
+      'attendee_phone',
+      'attendee_timezone',
+      'attendee_notes',
+      'metadata',
+      'created_at',
+      'updated_at',
+      'cancelled_at',
+    ],
+    bookingRows(),
   );
-  step(`${bookingRows.length} bookings`);
-  bookingRows.length = 0;
+  step(`${bookingTotal} bookings`);
 
   // Slots: one schedule open on weekdays 08:00–20:00 in Paris, with 5,000 PENDING
   // 20-minute bookings every 30 minutes (at :05 and :35) from tomorrow on (about 104 days, so a
@@ -444,29 +504,29 @@ async function seed(client, options) {
       capacity.push({ id, org: orgs[o].id, o, slots, status, created });
     }
   });
-  await insertAll(
+  await copyRows(
     client,
     'events',
-    {
-      id: 'uuid',
-      organization_id: 'uuid',
-      site_id: 'text',
-      title: 'text',
-      description: 'text',
-      start_date: 'date',
-      start_time: 'time',
-      end_time: 'time',
-      timezone: 'text',
-      location: 'text',
-      cost: 'numeric',
-      slots: 'int4',
-      registration_count: 'int4',
-      status: 'text',
-      starts_at: 'timestamptz',
-      ends_at: 'timestamptz',
-      created_at: 'timestamptz',
-      updated_at: 'timestamptz',
-    },
+    [
+      'id',
+      'organization_id',
+      'site_id',
+      'title',
+      'description',
+      'start_date',
+      'start_time',
+      'end_time',
+      'timezone',
+      'location',
+      'cost',
+      'slots',
+      'registration_count',
+      'status',
+      'starts_at',
+      'ends_at',
+      'created_at',
+      'updated_at',
+    ],
     eventRows,
   );
   step(`${eventRows.length} events`);
@@ -477,51 +537,42 @@ async function seed(client, options) {
     .filter((e) => e.o === 0 && e.status === 'published' && e.slots === null)
     .map((e) => e.id);
   const registrationCounts = split(sizes.registrations, orgCount);
-  const regRows = [];
-  registrationCounts.forEach((count, o) => {
-    const open = capacity.filter((e) => e.o === o && e.status !== 'draft');
-    const used = new Map();
-    let made = 0;
-    let guard = 0;
-    while (made < count && guard++ < count * 20) {
-      const event = open[r.skewed(open.length, 1.6)];
-      const n = used.get(event.id) ?? 0;
-      if (event.slots !== null && n >= event.slots) continue;
-      used.set(event.id, n + 1);
-      const name = personName(r);
-      const cancelled = r.chance(0.05);
-      const created = event.created + r.int(1, 100) * HOUR;
-      regRows.push([
-        newId(),
-        event.org,
-        event.id,
-        name,
-        `${slugify(name).replace(/-/g, '.')}.${n}@example.com`,
-        cancelled ? 'cancelled' : 'active',
-        new Date(created),
-        cancelled ? new Date(created + DAY) : null,
-      ]);
-      made++;
+  function* registrationRows() {
+    for (let o = 0; o < orgCount; o++) {
+      const count = registrationCounts[o];
+      const open = capacity.filter((e) => e.o === o && e.status !== 'draft');
+      const used = new Map();
+      let made = 0;
+      let guard = 0;
+      while (made < count && guard++ < count * 20) {
+        const event = open[r.skewed(open.length, 1.6)];
+        const n = used.get(event.id) ?? 0;
+        if (event.slots !== null && n >= event.slots) continue;
+        used.set(event.id, n + 1);
+        const name = personName(r);
+        const cancelled = r.chance(0.05);
+        const created = event.created + r.int(1, 100) * HOUR;
+        yield [
+          newId(),
+          event.org,
+          event.id,
+          name,
+          `${slugify(name).replace(/-/g, '.')}.${n}@example.com`,
+          cancelled ? 'cancelled' : 'active',
+          new Date(created),
+          cancelled ? new Date(created + DAY) : null,
+        ];
+        made++;
+      }
     }
-  });
-  for (let i = 0; i < regRows.length; i += 10_000) {
-    await insertBatch(
-      client,
-      'event_registrations',
-      {
-        id: 'uuid',
-        organization_id: 'uuid',
-        event_id: 'uuid',
-        name: 'text',
-        email: 'text',
-        status: 'text',
-        created_at: 'timestamptz',
-        cancelled_at: 'timestamptz',
-      },
-      regRows.slice(i, i + 10_000),
-    );
   }
-  step(`${regRows.length} registrations`);
+  const registrationTotal = await copyRows(
+    client,
+    'event_registrations',
+    ['id', 'organization_id', 'event_id', 'name', 'email', 'status', 'created_at', 'cancelled_at'],
+    registrationRows(),
+  );
+  step(`${registrationTotal} registrations`);
 
   // Categories, tags, posts and their tag links.
   const categoriesByOrg = split(sizes.categories, orgCount).map((count, o) => {
@@ -543,14 +594,7 @@ async function seed(client, options) {
     }
     return list;
   });
-  const termColumns = {
-    id: 'uuid',
-    organization_id: 'uuid',
-    name: 'text',
-    slug: 'text',
-    created_at: 'timestamptz',
-    updated_at: 'timestamptz',
-  };
+  const termColumns = ['id', 'organization_id', 'name', 'slug', 'created_at', 'updated_at'];
   const termRow = (t, i) => [
     t.id,
     t.org,
@@ -559,78 +603,95 @@ async function seed(client, options) {
     new Date(now - 360 * DAY + i * HOUR),
     new Date(now - 360 * DAY + i * HOUR),
   ];
-  await insertAll(client, 'post_categories', termColumns, categoriesByOrg.flat().map(termRow));
-  await insertAll(client, 'post_tags', termColumns, tagsByOrg.flat().map(termRow));
+  await copyRows(client, 'post_categories', termColumns, categoriesByOrg.flat().map(termRow));
+  await copyRows(client, 'post_tags', termColumns, tagsByOrg.flat().map(termRow));
 
-  const postColumns = {
-    id: 'uuid',
-    organization_id: 'uuid',
-    title: 'text',
-    slug: 'text',
-    excerpt: 'text',
-    content: 'jsonb',
-    featured_image_url: 'text',
-    status: 'text',
-    is_featured: 'bool',
-    published_at: 'timestamptz',
-    category_id: 'uuid',
-    author_id: 'uuid',
-    created_at: 'timestamptz',
-    updated_at: 'timestamptz',
-  };
-  const linkColumns = { organization_id: 'uuid', post_id: 'uuid', tag_id: 'uuid' };
+  const postColumns = [
+    'id',
+    'organization_id',
+    'title',
+    'slug',
+    'excerpt',
+    'content',
+    'featured_image_url',
+    'status',
+    'is_featured',
+    'published_at',
+    'category_id',
+    'author_id',
+    'created_at',
+    'updated_at',
+  ];
   const postCounts = split(sizes.posts, orgCount);
   const tagUse = new Map();
   let postTotal = 0;
-  for (let o = 0; o < orgCount; o++) {
-    const batchSize = 1000;
-    for (let offset = 0; offset < postCounts[o]; offset += batchSize) {
-      const posts = [];
-      const links = [];
-      for (let i = offset; i < Math.min(postCounts[o], offset + batchSize); i++) {
-        const id = newId();
-        const t = title(r);
-        const roll = r();
-        const status =
-          roll < 0.85 ? 'published' : roll < 0.93 ? 'draft' : roll < 0.95 ? 'scheduled' : 'archived';
-        const created = now - Math.floor(r() * 3 * 365 * DAY) - DAY;
-        const publishedAt =
-          status === 'draft'
-            ? null
-            : status === 'scheduled'
-              ? now + r.int(1, 60) * DAY
-              : created + r.int(0, 72) * HOUR;
-        const updated = Math.min(now, created + r.int(0, 30) * DAY);
-        posts.push([
-          id,
-          orgs[o].id,
-          t,
-          `${slugify(t)}-${i + 1}`,
-          paragraph(r, 1, 2),
-          JSON.stringify(contentBlocks(r, id)),
-          r.chance(0.5) ? `https://images.example.com/covers/${id}.jpg` : null,
-          status,
-          r.chance(0.05),
-          publishedAt === null ? null : new Date(publishedAt),
-          r.chance(0.9) ? r.pick(categoriesByOrg[o]).id : null,
-          r.chance(0.95) ? r.pick(usersByOrg[o]) : null,
-          new Date(created),
-          new Date(updated),
-        ]);
-        const tagCount = r.int(0, 5);
-        const chosen = new Set();
-        for (let k = 0; k < tagCount; k++) chosen.add(tagsByOrg[o][r.skewed(tagsByOrg[o].length)].id);
-        for (const tagId of chosen) {
-          links.push([orgs[o].id, id, tagId]);
-          tagUse.set(tagId, (tagUse.get(tagId) ?? 0) + 1);
+  // In chunks, each made whole before it is sent (the same rows whichever connection loads it):
+  // a chunk's posts, then their tag links (whose trigger copies each post's status). Posts cost the
+  // server most (their search vectors are computed on insert): two connections load chunks at
+  // once, which is safe since a chunk's rows touch no other chunk's.
+  const chunkSize = 10_000;
+  function* postChunks() {
+    for (let o = 0; o < orgCount; o++) {
+      for (let offset = 0; offset < postCounts[o]; offset += chunkSize) {
+        const posts = [];
+        const links = [];
+        for (let i = offset; i < Math.min(postCounts[o], offset + chunkSize); i++) {
+          const id = newId();
+          const t = title(r);
+          const roll = r();
+          const status =
+            roll < 0.85 ? 'published' : roll < 0.93 ? 'draft' : roll < 0.95 ? 'scheduled' : 'archived';
+          const created = now - Math.floor(r() * 3 * 365 * DAY) - DAY;
+          const publishedAt =
+            status === 'draft'
+              ? null
+              : status === 'scheduled'
+                ? now + r.int(1, 60) * DAY
+                : created + r.int(0, 72) * HOUR;
+          const updated = Math.min(now, created + r.int(0, 30) * DAY);
+          posts.push([
+            id,
+            orgs[o].id,
+            t,
+            `${slugify(t)}-${i + 1}`,
+            paragraph(r, 1, 2),
+            JSON.stringify(contentBlocks(r, id)),
+            r.chance(0.5) ? `https://images.example.com/covers/${id}.jpg` : null,
+            status,
+            r.chance(0.05),
+            publishedAt === null ? null : new Date(publishedAt),
+            r.chance(0.9) ? r.pick(categoriesByOrg[o]).id : null,
+            r.chance(0.95) ? r.pick(usersByOrg[o]) : null,
+            new Date(created),
+            new Date(updated),
+          ]);
+          const tagCount = r.int(0, 5);
+          const chosen = new Set();
+          for (let k = 0; k < tagCount; k++) chosen.add(tagsByOrg[o][r.skewed(tagsByOrg[o].length)].id);
+          for (const tagId of chosen) {
+            links.push([orgs[o].id, id, tagId]);
+            tagUse.set(tagId, (tagUse.get(tagId) ?? 0) + 1);
+          }
         }
+        yield { posts, links };
       }
-      await insertBatch(client, 'posts', postColumns, posts);
-      await insertBatch(client, 'post_tag_links', linkColumns, links);
-      postTotal += posts.length;
     }
   }
+  const chunks = postChunks();
+  const loaders = options.connect ? [client, await options.connect()] : [client];
+  await Promise.all(
+    loaders.map(async (loader) => {
+      for (let next = chunks.next(); !next.done; next = chunks.next()) {
+        const loaded = await copyRows(loader, 'posts', postColumns, next.value.posts);
+        postTotal += loaded;
+        await copyRows(loader, 'post_tag_links', ['organization_id', 'post_id', 'tag_id'], next.value.links);
+      }
+    }),
+  );
+  if (loaders.length > 1) await loaders[1].end();
   step(`${postTotal} posts`);
+  await buildIndexes(client, dropped);
+  step(`${dropped.length} secondary indexes built`);
 
   await client.query('VACUUM (ANALYZE)');
   await client.query('CHECKPOINT');
@@ -660,7 +721,7 @@ async function seed(client, options) {
       bookings: sizes.bookings,
       eventTypes: sizes.eventTypes,
       events: sizes.events,
-      registrations: regRows.length,
+      registrations: registrationTotal,
       posts: postTotal,
       categories: sizes.categories,
       tags: sizes.tags,
@@ -668,4 +729,4 @@ async function seed(client, options) {
   };
 }
 
-module.exports = { seed, SIZES };
+module.exports = { seed, SIZES, sizesFor };

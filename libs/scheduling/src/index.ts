@@ -5,6 +5,7 @@ import { CalendarFeeds1764050000000 } from './lib/infrastructure/migrations/1764
 import { SchedulingDistributionKeys1764070000100 } from './lib/infrastructure/migrations/1764070000100-distribution-keys';
 import { SchedulingAvailability1764150001500 } from './lib/infrastructure/migrations/1764150001500-availability';
 import { FeedNearestBookings1764300000800 } from './lib/infrastructure/migrations/1764300000800-feed-nearest-bookings';
+import { SchedulingBusyTimesFromIndex1764330000000 } from './lib/infrastructure/migrations/1764330000000-busy-times-from-index';
 
 export { SchedulingModule } from './lib/scheduling.module';
 /** For calendar-sync: imports occurrences of an external calendar as bookings. */
@@ -22,4 +23,5 @@ export const schedulingMigrations: MigrationClass[] = [
   SchedulingDistributionKeys1764070000100,
   SchedulingAvailability1764150001500,
   FeedNearestBookings1764300000800,
+  SchedulingBusyTimesFromIndex1764330000000,
 ];

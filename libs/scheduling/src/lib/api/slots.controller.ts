@@ -3,8 +3,33 @@ import { ApiExtraModels, ApiOperation, ApiResponse, getSchemaPath } from '@nestj
 import { Principal, RateLimitCost, RequireScope, V1Controller, type ApiPrincipal } from '@almanac/identity';
 import { ApiProblems } from '@almanac/shared';
 import { SlotsService } from '../application/slots.service';
-import { slotQueryCost } from '../domain/slots';
+import { hhmm, Slot, slotQueryCost } from '../domain/slots';
 import { SlotListMeta, SlotQuery, SlotResponse } from './dto/slot.dto';
+
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+/** 10000-01-01T00:00Z: ISO strings of instants before it have a four-digit year. */
+const YEAR_10000 = 253_402_300_800_000;
+
+/**
+ * ISO strings (`…T10:00:00.000Z`) of many instants on whole minutes of a few days — an answer of
+ * up to 18,000 slots: each day's text is made once, the time of day comes from a table.
+ */
+class IsoInstants {
+  private day = NaN;
+  private prefix = '';
+
+  format(instant: Slot['start']): string {
+    const day = Math.floor(instant / DAY);
+    const rest = instant - day * DAY;
+    if (rest % MINUTE !== 0 || instant < 0 || instant >= YEAR_10000) return new Date(instant).toISOString();
+    if (day !== this.day) {
+      this.day = day;
+      this.prefix = new Date(day * DAY).toISOString().slice(0, 11);
+    }
+    return `${this.prefix}${hhmm(rest / MINUTE)}:00.000Z`;
+  }
+}
 
 @V1Controller('slots', 'slots')
 export class SlotsController {
@@ -47,9 +72,10 @@ export class SlotsController {
       end: query.end,
       timezone: query.timezone,
     });
+    const iso = new IsoInstants();
     const data = slots.map((s) => ({
-      start_time: new Date(s.start).toISOString(),
-      end_time: new Date(s.end).toISOString(),
+      start_time: iso.format(s.start),
+      end_time: iso.format(s.end),
       local_date: s.localDate,
       local_time: s.localTime,
     }));

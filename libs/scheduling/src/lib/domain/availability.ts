@@ -193,16 +193,23 @@ export function instantOf(date: Temporal.PlainDate, minutes: number, timeZone: s
     .epochMilliseconds;
 }
 
+/** The minute intervals of an override's (or any) list of intervals, merged. */
+export function openMinutesOf(intervals: readonly TimeInterval[]): [number, number][] {
+  return mergeMinutes(intervals.map((i) => [minutesOf(i.start)!, minutesOf(i.end)!]));
+}
+
+/** The minute intervals the weekly rules open on a weekday (the whole day without rules). */
+export function openMinutesOnWeekday(a: Availability, day: Weekday): [number, number][] {
+  if (a.weekly === null) return [[0, 1440]];
+  return openMinutesOf(a.weekly.filter((r) => r.days.includes(day)));
+}
+
 /** The minute intervals a local date is open, before conversion to instants. */
 export function openMinutesOn(a: Availability, date: Temporal.PlainDate): [number, number][] {
   const key = date.toString();
   const override = a.overrides.find((o) => o.date === key);
-  if (override) return mergeMinutes(override.intervals.map((i) => [minutesOf(i.start)!, minutesOf(i.end)!]));
-  if (a.weekly === null) return [[0, 1440]];
-  const day = weekdayOf(date);
-  return mergeMinutes(
-    a.weekly.filter((r) => r.days.includes(day)).map((r) => [minutesOf(r.start)!, minutesOf(r.end)!]),
-  );
+  if (override) return openMinutesOf(override.intervals);
+  return openMinutesOnWeekday(a, weekdayOf(date));
 }
 
 /** A local date's windows as UTC spans (empty ones, e.g. wholly inside a DST gap, dropped). */
@@ -249,4 +256,96 @@ export function windowsBetween(
     date = date.add({ days: 1 });
   }
   return out;
+}
+
+const DAY_MS = 86_400_000;
+
+/** The local date `days` days after 1970-01-01 (`YYYY-MM-DD`), for years 0000–9999. */
+export function isoDateOfEpochDay(days: number): string {
+  return new Date(days * DAY_MS).toISOString().slice(0, 10);
+}
+
+/** Days from 1970-01-01 to a `YYYY-MM-DD` date. */
+export function epochDayOf(date: string): number {
+  return Math.floor(Date.parse(`${date}T00:00:00Z`) / DAY_MS);
+}
+
+/**
+ * A time zone's UTC offsets over a span of instants, read once from Temporal: the offset at the
+ * span's start and every transition inside it. Between transitions the offset is constant, so an
+ * instant's wall-clock time, and a wall-clock time's instant, are plain arithmetic — the same
+ * answers as Temporal's (its 'compatible' reading: a time in a gap moves forward by the gap's
+ * length, a time that exists twice is the earlier instant) for every instant in the span.
+ *
+ * Wall-clock times are "local milliseconds": the epoch milliseconds of the same reading in UTC
+ * (a local date's midnight is its epoch day × 86,400,000).
+ */
+export class ZoneOffsets {
+  /** `offsets[i]` (ms) applies from `starts[i]` (starts[0] = −∞) up to `starts[i + 1]`. */
+  private readonly starts: number[] = [-Infinity];
+  private readonly offsets: number[];
+
+  constructor(timeZone: string, from: number, to: number) {
+    let zoned = Temporal.Instant.fromEpochMilliseconds(from).toZonedDateTimeISO(timeZone);
+    this.offsets = [zoned.offsetNanoseconds / 1e6];
+    for (;;) {
+      const next = zoned.getTimeZoneTransition('next');
+      if (!next || next.epochMilliseconds > to) break;
+      this.starts.push(next.epochMilliseconds);
+      this.offsets.push(next.offsetNanoseconds / 1e6);
+      zoned = next;
+    }
+  }
+
+  /** The number of offsets in the span (transitions + 1). */
+  get segments(): number {
+    return this.offsets.length;
+  }
+
+  /** The segment holding an instant. */
+  segmentOf(instant: number): number {
+    let i = this.starts.length - 1;
+    while (instant < this.starts[i]!) i--;
+    return i;
+  }
+
+  /** The start of segment `i` (−∞ for the first) and the instant the next one starts (∞ after the last). */
+  segmentStart(i: number): number {
+    return this.starts[i]!;
+  }
+
+  segmentEnd(i: number): number {
+    return i + 1 < this.starts.length ? this.starts[i + 1]! : Infinity;
+  }
+
+  offsetOfSegment(i: number): number {
+    return this.offsets[i]!;
+  }
+
+  offsetAt(instant: number): number {
+    return this.offsets[this.segmentOf(instant)]!;
+  }
+
+  /**
+   * The instant of a wall-clock reading: the earlier one when it exists twice; in a gap, the
+   * reading moved forward by the gap's length (`atGap: 'forward'`, Temporal's 'compatible') or the
+   * first instant after the gap (`atGap: 'transition'`, the start of a day whose midnight is skipped).
+   */
+  instantOfLocal(local: number, atGap: 'forward' | 'transition' = 'forward'): number {
+    const n = this.offsets.length;
+    for (let i = 0; i < n; i++) {
+      const instant = local - this.offsets[i]!;
+      // Segments are in order, so the first that holds its reading is the earlier instant.
+      if (instant >= this.starts[i]! && (i + 1 === n || instant < this.starts[i + 1]!)) return instant;
+    }
+    // No offset holds it: a gap. The transition where the reading is past it by the old offset
+    // and before it by the new one.
+    for (let i = 1; i < n; i++) {
+      const transition = this.starts[i]!;
+      if (local - this.offsets[i - 1]! >= transition && local - this.offsets[i]! < transition) {
+        return atGap === 'forward' ? local - this.offsets[i - 1]! : transition;
+      }
+    }
+    return local - this.offsets[n - 1]!;
+  }
 }

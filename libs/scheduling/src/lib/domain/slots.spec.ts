@@ -1,12 +1,26 @@
+import fc from 'fast-check';
 import { Temporal } from 'temporal-polyfill';
 import {
   Availability,
   dateOverridesProblems,
   instantOf,
+  TimeInterval,
   weeklyRulesProblems,
+  WEEKDAYS,
   windowsOn,
+  ZoneOffsets,
 } from './availability';
-import { availableSlots, BookingRules, bookingMisfit, BusyBooking, slotQueryCost } from './slots';
+import {
+  availableSlots,
+  BookingRules,
+  bookingMisfit,
+  BusyBooking,
+  busyTimesOf,
+  RejectedCandidate,
+  Slot,
+  SlotQuery,
+  slotQueryCost,
+} from './slots';
 
 const H = 3_600_000;
 const M = 60_000;
@@ -43,7 +57,7 @@ function slotsOn(
     from,
     to,
     now,
-    busy,
+    busy: busyTimesOf(busy),
   });
 }
 
@@ -219,7 +233,7 @@ describe('slots', () => {
       from: at('2027-01-15T00:00:00Z'),
       to: at('2027-01-15T09:00:00Z'),
       now: 0,
-      busy: [],
+      busy: busyTimesOf([]),
     });
     expect(slots.map((s) => [s.localDate, s.localTime])).toEqual([['2027-01-15', '13:30']]);
   });
@@ -332,5 +346,241 @@ describe('slotQueryCost', () => {
     ['a repeated bound costs 1', ['2027-01-01', '2027-01-02'], '2027-03-04', 1],
   ])('%s', (_name, start, end, cost) => {
     expect(slotQueryCost(start, end, now)).toBe(cost);
+  });
+});
+
+/**
+ * The slots computed the straightforward way, one Temporal conversion at a time: each local date's
+ * intervals (its override, else its weekly rules merged) turned into instants, candidates stepping
+ * through each, every rule tested per candidate, local date and time read per slot. The fast
+ * computation must give exactly this.
+ */
+function referenceSlots(q: SlotQuery, bookings: readonly BusyBooking[]): { slots: Slot[]; rejected: RejectedCandidate[] } {
+  const { rules } = q;
+  const availability = q.availability.weekly === null && q.availability.overrides.length === 0 ? { weekly: null, overrides: [] } : q.availability;
+  const duration = rules.duration * M;
+  const step = Math.max(rules.slotInterval ?? rules.duration, 5) * M;
+  const earliest = q.now + rules.minimumNotice * M;
+  const latest = rules.bookingWindowDays === null ? Infinity : q.now + rules.bookingWindowDays * 24 * H;
+  const tz = q.scheduleTimeZone;
+  const minutes = (t: string) => (t === '24:00' ? 1440 : Number(t.slice(0, 2)) * 60 + Number(t.slice(3)));
+  const merge = (intervals: readonly TimeInterval[]) => {
+    const sorted = intervals.map((i) => [minutes(i.start), minutes(i.end)] as [number, number]).sort((a, b) => a[0] - b[0]);
+    const out: [number, number][] = [];
+    for (const [a, b] of sorted) {
+      const last = out[out.length - 1];
+      if (last && a <= last[1]) last[1] = Math.max(last[1], b);
+      else out.push([a, b]);
+    }
+    return out;
+  };
+  const wall = (date: Temporal.PlainDate, m: number) =>
+    (m === 1440 ? date.add({ days: 1 }) : date).toZonedDateTime({ timeZone: tz, plainTime: new Temporal.PlainTime(Math.floor(m / 60) % 24, m % 60) })
+      .epochMilliseconds;
+  const dayStart = (date: Temporal.PlainDate) => date.toZonedDateTime({ timeZone: tz }).epochMilliseconds;
+  const localDate = (instant: number, zone: string) => Temporal.Instant.fromEpochMilliseconds(instant).toZonedDateTimeISO(zone).toPlainDate();
+
+  const slots: Slot[] = [];
+  const rejected: RejectedCandidate[] = [];
+  const last = localDate(q.to, tz).add({ days: 1 });
+  for (let date = localDate(q.from, tz).subtract({ days: 1 }); Temporal.PlainDate.compare(date, last) <= 0; date = date.add({ days: 1 })) {
+    const override = availability.overrides.find((o) => o.date === date.toString());
+    const weekday = WEEKDAYS[date.dayOfWeek - 1]!;
+    const open = override
+      ? merge(override.intervals)
+      : availability.weekly === null
+        ? [[0, 1440] as [number, number]]
+        : merge(availability.weekly.filter((r) => r.days.includes(weekday)));
+    const sameTypeOnDay = bookings.filter(
+      (b) => b.sameEventType && b.start >= dayStart(date) && b.start < dayStart(date.add({ days: 1 })),
+    ).length;
+    for (const [a, b] of open) {
+      const windowStart = wall(date, a);
+      const windowEnd = wall(date, b);
+      if (windowEnd <= windowStart || windowEnd <= q.from || windowStart >= q.to) continue;
+      for (let start = windowStart; start + duration <= windowEnd; start += step) {
+        if (start < q.from || start >= q.to) continue;
+        const end = start + duration;
+        const blockedFrom = start - rules.bufferBefore * M;
+        const blockedTo = end + rules.bufferAfter * M;
+        let busyIndex = -1;
+        bookings.forEach((booking, i) => {
+          const overlaps = booking.start - booking.bufferBefore * M < blockedTo && booking.end + booking.bufferAfter * M > blockedFrom;
+          const earlier = busyIndex === -1 || booking.start - booking.bufferBefore * M < bookings[busyIndex]!.start - bookings[busyIndex]!.bufferBefore * M;
+          if (overlaps && earlier) busyIndex = i;
+        });
+        let reason: RejectedCandidate['reason'] | null = null;
+        if (start < earliest) reason = 'minimum_notice';
+        else if (start >= latest) reason = 'booking_window';
+        else if (busyIndex !== -1) reason = 'booked';
+        else if (rules.maxBookingsPerDay !== null && sameTypeOnDay >= rules.maxBookingsPerDay) reason = 'daily_limit';
+        if (reason === 'booked') rejected.push({ start, end, reason, busyIndex });
+        else if (reason !== null) rejected.push({ start, end, reason });
+        else {
+          const zoned = Temporal.Instant.fromEpochMilliseconds(start).toZonedDateTimeISO(q.timeZone);
+          const time = `${String(zoned.hour).padStart(2, '0')}:${String(zoned.minute).padStart(2, '0')}`;
+          slots.push({ start, end, localDate: zoned.toPlainDate().toString(), localTime: time });
+        }
+      }
+    }
+  }
+  slots.sort((x, y) => x.start - y.start);
+  return { slots: slots.filter((slot, i) => i === 0 || slots[i - 1]!.start !== slot.start), rejected };
+}
+
+describe('the fast computation gives what the straightforward one gives', () => {
+  // Zones with 30-minute DST (Lord Howe), transitions at midnight and rule changes (Sao Paulo, until
+  // 2019), a skipped date (Apia, 2011-12-30), offsets of 45 minutes (Kathmandu) and none (UTC).
+  const zones = [
+    'Europe/Paris',
+    'Australia/Lord_Howe',
+    'America/Sao_Paulo',
+    'Pacific/Apia',
+    'America/New_York',
+    'Asia/Kathmandu',
+    'America/St_Johns',
+    'UTC',
+  ];
+  const hhmmArb = (min: number, max: number) =>
+    fc.integer({ min, max }).map((m) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`);
+  const interval = fc
+    .tuple(fc.integer({ min: 0, max: 1439 }), fc.integer({ min: 1, max: 1440 }))
+    .filter(([a, b]) => a < b)
+    .chain(([a, b]) => fc.tuple(hhmmArb(a, a), b === 1440 ? fc.constant('24:00') : hhmmArb(b, b)))
+    .map(([start, end]) => ({ start, end }));
+  const query = fc
+    .record({
+      zone: fc.constantFrom(...zones),
+      answerZone: fc.constantFrom(...zones),
+      // Around a transition of the zone (or any time), from 2008 to 2030.
+      around: fc.integer({ min: Date.parse('2008-01-01T00:00:00Z'), max: Date.parse('2030-01-01T00:00:00Z') }),
+      nearTransition: fc.boolean(),
+      shift: fc.integer({ min: -3 * 24 * 60, max: 24 * 60 }),
+      hours: fc.integer({ min: 1, max: 4 * 24 }),
+      weekly: fc.option(
+        fc.array(fc.record({ days: fc.uniqueArray(fc.constantFrom(...WEEKDAYS), { minLength: 1, maxLength: 7 }), start: fc.constant(''), end: fc.constant(''), interval }), { minLength: 1, maxLength: 4 }),
+      ),
+      overrides: fc.array(fc.record({ dayOffset: fc.integer({ min: -2, max: 5 }), intervals: fc.array(interval, { maxLength: 3 }) }), { maxLength: 3 }),
+      rules: fc.record({
+        duration: fc.integer({ min: 1, max: 180 }),
+        bufferBefore: fc.integer({ min: 0, max: 90 }),
+        bufferAfter: fc.integer({ min: 0, max: 90 }),
+        minimumNotice: fc.integer({ min: 0, max: 3000 }),
+        slotInterval: fc.option(fc.integer({ min: 5, max: 240 })),
+        bookingWindowDays: fc.option(fc.integer({ min: 1, max: 5 })),
+        maxBookingsPerDay: fc.option(fc.integer({ min: 1, max: 4 })),
+      }),
+      nowShift: fc.integer({ min: -2 * 24 * 60, max: 2 * 24 * 60 }),
+      busy: fc.array(
+        fc.record({
+          at: fc.integer({ min: -24 * 60, max: 5 * 24 * 60 }),
+          minutes: fc.integer({ min: 5, max: 240 }),
+          bufferBefore: fc.integer({ min: 0, max: 60 }),
+          bufferAfter: fc.integer({ min: 0, max: 60 }),
+          sameEventType: fc.boolean(),
+        }),
+        { maxLength: 25 },
+      ),
+    })
+    .map((r): { q: SlotQuery; bookings: BusyBooking[] } => {
+      let base = r.around;
+      if (r.nearTransition) {
+        const next = Temporal.Instant.fromEpochMilliseconds(base).toZonedDateTimeISO(r.zone).getTimeZoneTransition('next');
+        if (next) base = next.epochMilliseconds;
+      }
+      const from = base + r.shift * M;
+      const to = from + r.hours * H;
+      const firstDate = Temporal.Instant.fromEpochMilliseconds(from).toZonedDateTimeISO(r.zone).toPlainDate();
+      const overrides = new Map<string, TimeInterval[]>();
+      for (const o of r.overrides) overrides.set(firstDate.add({ days: o.dayOffset }).toString(), o.intervals);
+      const bookings = r.busy.map((b) => ({
+        start: from + b.at * M,
+        end: from + (b.at + b.minutes) * M,
+        bufferBefore: b.bufferBefore,
+        bufferAfter: b.bufferAfter,
+        sameEventType: b.sameEventType,
+      }));
+      const q: SlotQuery = {
+        availability: {
+          weekly: r.weekly === null ? null : r.weekly.map((w) => ({ days: w.days, ...w.interval })),
+          overrides: [...overrides].map(([date, intervals]) => ({ date, intervals })),
+        },
+        scheduleTimeZone: r.zone,
+        timeZone: r.answerZone,
+        rules: r.rules,
+        from,
+        to,
+        now: from + r.nowShift * M,
+        busy: busyTimesOf(bookings),
+      };
+      return { q, bookings };
+    });
+
+  it('offered slots, and every other candidate with its reason', () => {
+    fc.assert(
+      fc.property(query, ({ q, bookings }) => {
+        const rejected: RejectedCandidate[] = [];
+        const slots = availableSlots(q, (r) => rejected.push(r));
+        const reference = referenceSlots(q, bookings);
+        expect(slots).toEqual(reference.slots);
+        expect(rejected).toEqual(reference.rejected);
+        // Without the report, the same slots.
+        expect(availableSlots(q)).toEqual(slots);
+      }),
+      { numRuns: 300 },
+    );
+  }, 120_000);
+
+  it.each([
+    // Lord Howe's 30-minute change, both ways; Sao Paulo's midnight changes; Apia's skipped day.
+    ['Australia/Lord_Howe', '2027-10-02T12:00:00Z'],
+    ['Australia/Lord_Howe', '2027-04-03T12:00:00Z'],
+    ['America/Sao_Paulo', '2018-11-03T12:00:00Z'],
+    ['America/Sao_Paulo', '2019-02-16T12:00:00Z'],
+    ['Pacific/Apia', '2011-12-28T12:00:00Z'],
+    ['Europe/Paris', '2027-03-27T12:00:00Z'],
+  ])('%s around %s: whole days open, and a window across the change', (zone, at) => {
+    const from = Date.parse(at);
+    for (const availability of [
+      { weekly: null, overrides: [] },
+      { weekly: [{ days: [...ALL_DAYS], start: '00:00', end: '24:00' }], overrides: [] },
+      { weekly: [{ days: [...ALL_DAYS], start: '00:30', end: '03:15' }, { days: [...ALL_DAYS], start: '23:00', end: '24:00' }], overrides: [] },
+    ] as Availability[]) {
+      const bookings = [{ start: from + 20 * H, end: from + 21 * H, bufferBefore: 0, bufferAfter: 0, sameEventType: true }];
+      const q: SlotQuery = {
+        availability,
+        scheduleTimeZone: zone,
+        timeZone: zone,
+        rules: { ...RULES, duration: 15, maxBookingsPerDay: 3 },
+        from,
+        to: from + 3 * 24 * H,
+        now: 0,
+        busy: busyTimesOf(bookings),
+      };
+      const rejected: RejectedCandidate[] = [];
+      expect(availableSlots(q, (r) => rejected.push(r))).toEqual(referenceSlots(q, bookings).slots);
+      expect(rejected).toEqual(referenceSlots(q, bookings).rejected);
+    }
+  });
+
+  it('a zone read through its offsets gives Temporal\'s instants and wall-clock times', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...zones),
+        fc.integer({ min: Date.parse('2008-01-01T00:00:00Z'), max: Date.parse('2030-01-01T00:00:00Z') }),
+        fc.integer({ min: 0, max: 3 * 24 * 60 }),
+        (zone, at, minutes) => {
+          const offsets = new ZoneOffsets(zone, at - 4 * 24 * H, at + 8 * 24 * H);
+          const instant = at + minutes * M;
+          const zoned = Temporal.Instant.fromEpochMilliseconds(instant).toZonedDateTimeISO(zone);
+          expect(offsets.offsetAt(instant)).toBe(zoned.offsetNanoseconds / 1e6);
+          // A wall-clock reading (whole minutes) back to its instant, 'compatible' as Temporal.
+          const plain = zoned.toPlainDateTime().round({ smallestUnit: 'minute', roundingMode: 'floor' });
+          const local = Date.UTC(plain.year, plain.month - 1, plain.day, plain.hour, plain.minute);
+          expect(offsets.instantOfLocal(local)).toBe(plain.toZonedDateTime(zone).epochMilliseconds);
+        },
+      ),
+      { numRuns: 500 },
+    );
   });
 });

@@ -1,6 +1,15 @@
 import { parseDateOrDateTime } from '@almanac/shared/domain';
-import { Temporal } from 'temporal-polyfill';
-import { Availability, hasAvailability, localDayBounds, Span, windowsBetween } from './availability';
+import {
+  Availability,
+  epochDayOf,
+  hasAvailability,
+  isoDateOfEpochDay,
+  openMinutesOf,
+  openMinutesOnWeekday,
+  WEEKDAYS,
+  windowsBetween,
+  ZoneOffsets,
+} from './availability';
 import { MIN_SLOT_INTERVAL } from './event-type';
 
 /**
@@ -58,6 +67,26 @@ export interface BusyBooking {
   readonly sameEventType: boolean;
 }
 
+/**
+ * The schedule's PENDING/CONFIRMED bookings as the slots read them, in epoch milliseconds: each one's
+ * blocked time `[start − buffer_before, end + buffer_after)` (two parallel lists, in any order), and
+ * the starts of those made with the event type (the daily limit counts them).
+ */
+export interface BusyTimes {
+  readonly blockedStarts: readonly number[];
+  readonly blockedEnds: readonly number[];
+  readonly sameTypeStarts: readonly number[];
+}
+
+/** The busy times of bookings (the repository computes the same in SQL). */
+export function busyTimesOf(bookings: readonly BusyBooking[]): BusyTimes {
+  return {
+    blockedStarts: bookings.map((b) => b.start - b.bufferBefore * MINUTE),
+    blockedEnds: bookings.map((b) => b.end + b.bufferAfter * MINUTE),
+    sameTypeStarts: bookings.filter((b) => b.sameEventType).map((b) => b.start),
+  };
+}
+
 export interface Slot {
   readonly start: number;
   readonly end: number;
@@ -76,7 +105,7 @@ export interface SlotQuery {
   readonly from: number;
   readonly to: number;
   readonly now: number;
-  readonly busy: readonly BusyBooking[];
+  readonly busy: BusyTimes;
 }
 
 export type SlotUnavailableReason = 'outside_availability' | 'minimum_notice' | 'booking_window' | 'daily_limit';
@@ -87,18 +116,100 @@ export const SLOT_UNAVAILABLE_REASONS: readonly SlotUnavailableReason[] = [
   'daily_limit',
 ];
 
-/** The time a booking keeps from others: `[start − buffer_before, end + buffer_after)`. */
-export function blockedSpan(b: { start: number; end: number; bufferBefore: number; bufferAfter: number }): Span {
-  return { start: b.start - b.bufferBefore * MINUTE, end: b.end + b.bufferAfter * MINUTE };
-}
-
 /** Windows of the whole day for a schedule without availability, else its own. */
 function effectiveAvailability(a: Availability): Availability {
   return hasAvailability(a) ? a : { weekly: null, overrides: [] };
 }
 
+/** `HH:MM` of every minute of a day, built once. */
+let hhmmTable: string[] | undefined;
+export function hhmm(minuteOfDay: number): string {
+  hhmmTable ??= Array.from(
+    { length: 1440 },
+    (_, m) => `${String(Math.floor(m / 60)).padStart(2, '0')}:${String(m % 60).padStart(2, '0')}`,
+  );
+  return hhmmTable[minuteOfDay]!;
+}
+
+/**
+ * Wall-clock readings of increasing instants in one zone: the date string is made once per day,
+ * the time comes from a table, the offset from the zone's segments (walked forward, rewound when
+ * an instant goes back).
+ */
+export class WallClock {
+  private segment = 0;
+  private day = NaN;
+  private dayText = '';
+
+  constructor(private readonly zone: ZoneOffsets) {}
+
+  /** `YYYY-MM-DD` and `HH:MM` (seconds dropped) of an instant. */
+  read(instant: number): { date: string; time: string } {
+    const zone = this.zone;
+    if (instant < zone.segmentStart(this.segment)) this.segment = zone.segmentOf(instant);
+    while (instant >= zone.segmentEnd(this.segment)) this.segment++;
+    const local = instant + zone.offsetOfSegment(this.segment);
+    const day = Math.floor(local / DAY);
+    if (day !== this.day) {
+      this.day = day;
+      this.dayText = isoDateOfEpochDay(day);
+    }
+    return { date: this.dayText, time: hhmm(Math.floor((local - day * DAY) / MINUTE)) };
+  }
+}
+
+/**
+ * Time that candidates must not overlap (bookings' blocked times), sorted by start with a running
+ * maximum of ends: the first span whose running end passes a point is where overlaps begin, and for
+ * candidates in increasing order that point only moves forward.
+ */
+class BlockedTimes {
+  private readonly order: Int32Array;
+  private readonly starts: Float64Array;
+  private readonly maxEnds: Float64Array;
+  private cursor = 0;
+  private lastFrom = -Infinity;
+
+  /** Blocked times as parallel lists of starts and ends; indexes refer to those lists. */
+  constructor(starts: readonly number[], ends: readonly number[]) {
+    const n = starts.length;
+    let sorted = true;
+    for (let i = 1; i < n && sorted; i++) sorted = starts[i - 1]! <= starts[i]!;
+    this.order = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.order[i] = i;
+    // Often already in order: sorting is then a check.
+    if (!sorted) this.order.sort((a, b) => starts[a]! - starts[b]!);
+    this.starts = new Float64Array(n);
+    this.maxEnds = new Float64Array(n);
+    let maxEnd = -Infinity;
+    for (let k = 0; k < n; k++) {
+      const index = this.order[k]!;
+      this.starts[k] = starts[index]!;
+      maxEnd = Math.max(maxEnd, ends[index]!);
+      this.maxEnds[k] = maxEnd;
+    }
+  }
+
+  /**
+   * The earliest-starting span overlapping `[from, to)`, as its index in the constructor's list,
+   * or −1. Every span before the first whose running end passes `from` ends by `from`; that span
+   * itself ends past `from`, so it overlaps when it starts before `to`, and if it does not, no
+   * later span (starting later still) does.
+   */
+  firstOverlap(from: number, to: number): number {
+    const n = this.starts.length;
+    // Candidates come in increasing order but for a rare window out of order: start again there.
+    if (from < this.lastFrom) this.cursor = firstAtOrAfter(this.maxEnds, from);
+    this.lastFrom = from;
+    let k = this.cursor;
+    while (k < n && this.maxEnds[k]! <= from) k++;
+    this.cursor = k;
+    return k < n && this.starts[k]! < to ? this.order[k]! : -1;
+  }
+}
+
 /** Index of the first element of a sorted array that is ≥ value. */
-function firstAtOrAfter(sorted: readonly number[], value: number): number {
+function firstAtOrAfter(sorted: Float64Array, value: number): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
@@ -109,22 +220,31 @@ function firstAtOrAfter(sorted: readonly number[], value: number): number {
   return lo;
 }
 
-/** The zone's UTC offset in ms over `[from, to]` when no transition falls inside, else null. */
-function constantOffset(timeZone: string, from: number, to: number): number | null {
-  const zoned = Temporal.Instant.fromEpochMilliseconds(from).toZonedDateTimeISO(timeZone);
-  const next = zoned.getTimeZoneTransition('next');
-  if (next && next.epochMilliseconds <= to) return null;
-  return zoned.offsetNanoseconds / 1e6;
+/** Why a candidate start inside a window and the query's range is not offered, first reason first. */
+export type CandidateRejection = 'minimum_notice' | 'booking_window' | 'booked' | 'daily_limit';
+
+/** A candidate that was not offered: its reason, and for `booked` the earliest-starting blocked time (its index in `busy`'s lists). */
+export interface RejectedCandidate {
+  readonly start: number;
+  readonly end: number;
+  readonly reason: CandidateRejection;
+  readonly busyIndex?: number;
 }
 
-/** `YYYY-MM-DDTHH:MM…` of an instant's wall-clock time in a zone (through the offset when known). */
-function localWallClock(instant: number, timeZone: string, offset: number | null): string {
-  const ms = offset ?? Temporal.Instant.fromEpochMilliseconds(instant).toZonedDateTimeISO(timeZone).offsetNanoseconds / 1e6;
-  return new Date(instant + ms).toISOString();
-}
+/** Time zones read 4 days beyond the range: every window of a date that can touch it lies inside. */
+const ZONE_MARGIN = 4 * DAY;
 
-/** Every slot offered in `[from, to)`, sorted by start. */
-export function availableSlots(q: SlotQuery): Slot[] {
+/**
+ * Every slot offered in `[from, to)`, sorted by start (a start offered twice, as on a local date
+ * a time zone skipped, counts once). With `onRejected`, every other candidate start inside a
+ * window and the range is reported with the first reason that keeps it out; without it, candidates
+ * that notice, the window of days or a full day rule out are skipped, never looked at.
+ *
+ * The work is arithmetic on epoch milliseconds: the schedule's zone offsets over the range are read
+ * once, each local date's windows become instants through them (exactly as Temporal would), and
+ * candidates step through a window by the interval (a window is one stretch of instants).
+ */
+export function availableSlots(q: SlotQuery, onRejected?: (rejected: RejectedCandidate) => void): Slot[] {
   const { rules } = q;
   const duration = rules.duration * MINUTE;
   // Candidate starts are never closer than slot_interval's own minimum (5 minutes), even when a
@@ -133,53 +253,73 @@ export function availableSlots(q: SlotQuery): Slot[] {
   const step = Math.max(rules.slotInterval ?? rules.duration, MIN_SLOT_INTERVAL) * MINUTE;
   const earliest = q.now + rules.minimumNotice * MINUTE;
   const latest = rules.bookingWindowDays === null ? Infinity : q.now + rules.bookingWindowDays * DAY;
+  const before = rules.bufferBefore * MINUTE;
+  const after = rules.bufferAfter * MINUTE;
 
-  const blocked = q.busy.map(blockedSpan).sort((a, b) => a.start - b.start);
-  // Blocked spans sorted by start; a running maximum of ends lets a binary search answer "does
-  // anything before this point reach past it".
-  const maxEnd: number[] = [];
-  blocked.forEach((s, i) => maxEnd.push(Math.max(s.end, i > 0 ? maxEnd[i - 1]! : -Infinity)));
-  const blockedStarts = blocked.map((s) => s.start);
-  const overlapsBlocked = (span: Span): boolean => {
-    // How many blocked spans start before span.end; the last of them is at n − 1.
-    const n = firstAtOrAfter(blockedStarts, span.end);
-    return n > 0 && maxEnd[n - 1]! > span.start;
-  };
-
+  const zone = new ZoneOffsets(q.scheduleTimeZone, q.from - ZONE_MARGIN, q.to + ZONE_MARGIN);
+  const clock = new WallClock(
+    q.timeZone === q.scheduleTimeZone ? zone : new ZoneOffsets(q.timeZone, q.from, q.to),
+  );
+  const blocked = new BlockedTimes(q.busy.blockedStarts, q.busy.blockedEnds);
   // Daily limit: starts of this type's bookings, sorted, counted per local date by binary search.
-  const sameTypeStarts = q.busy
-    .filter((b) => b.sameEventType)
-    .map((b) => b.start)
-    .sort((a, b) => a - b);
-  const dayCounts = new Map<string, number>();
-  const countOn = (date: Temporal.PlainDate): number => {
-    const key = date.toString();
-    let n = dayCounts.get(key);
-    if (n === undefined) {
-      const day = localDayBounds(date, q.scheduleTimeZone);
-      n = firstAtOrAfter(sameTypeStarts, day.end) - firstAtOrAfter(sameTypeStarts, day.start);
-      dayCounts.set(key, n);
-    }
-    return n;
+  const sameTypeStarts = Float64Array.from(q.busy.sameTypeStarts).sort();
+  const dayFull = (day: number): boolean => {
+    if (rules.maxBookingsPerDay === null) return false;
+    const start = zone.instantOfLocal(day * DAY, 'transition');
+    const end = zone.instantOfLocal((day + 1) * DAY, 'transition');
+    return firstAtOrAfter(sameTypeStarts, end) - firstAtOrAfter(sameTypeStarts, start) >= rules.maxBookingsPerDay;
   };
 
+  const availability = effectiveAvailability(q.availability);
+  const weekly = WEEKDAYS.map((day) => openMinutesOnWeekday(availability, day));
+  const overrides = new Map(availability.overrides.map((o) => [epochDayOf(o.date), o]));
+
+  // Offered starts go straight to the answer; the range each window is searched in.
+  const lo = onRejected ? q.from : Math.max(q.from, earliest);
+  const hi = onRejected ? q.to : Math.min(q.to, latest);
   const slots: Slot[] = [];
-  const windows = windowsBetween(effectiveAvailability(q.availability), q.from, q.to, q.scheduleTimeZone);
-  for (const { date, span } of windows) {
-    // Every slot of a window starts on the window's local date (a window ends by the next midnight).
-    if (rules.maxBookingsPerDay !== null && countOn(date) >= rules.maxBookingsPerDay) continue;
-    // The answer's UTC offset over the window, when no transition falls inside it (nearly always):
-    // local times then come from arithmetic instead of a time-zone lookup per slot.
-    const offset = constantOffset(q.timeZone, span.start, span.end);
-    for (let start = span.start; start + duration <= span.end; start += step) {
-      if (start < q.from || start >= q.to || start < earliest || start >= latest) continue;
-      const candidate = { start, end: start + duration, bufferBefore: rules.bufferBefore, bufferAfter: rules.bufferAfter };
-      if (overlapsBlocked(blockedSpan(candidate))) continue;
-      const local = localWallClock(start, q.timeZone, offset);
-      slots.push({ start, end: start + duration, localDate: local.slice(0, 10), localTime: local.slice(11, 16) });
+  // A day before and after: a window of a neighbouring date can reach into the range.
+  const firstDay = Math.floor((q.from + zone.offsetAt(q.from)) / DAY) - 1;
+  const lastDay = Math.floor((q.to + zone.offsetAt(q.to)) / DAY) + 1;
+  for (let day = firstDay; day <= lastDay; day++) {
+    const override = overrides.get(day);
+    // 1970-01-01 was a Thursday: index 3 of WEEKDAYS.
+    const open = override ? openMinutesOf(override.intervals) : weekly[(((day + 3) % 7) + 7) % 7]!;
+    let full: boolean | undefined;
+    for (const [openStart, openEnd] of open) {
+      const windowStart = zone.instantOfLocal(day * DAY + openStart * MINUTE);
+      const windowEnd = zone.instantOfLocal(day * DAY + openEnd * MINUTE);
+      // Empty (wholly inside a gap), or outside the range.
+      if (windowEnd <= windowStart || windowEnd <= q.from || windowStart >= q.to) continue;
+      full ??= dayFull(day);
+      if (full && !onRejected) continue;
+      const first = lo > windowStart ? Math.ceil((lo - windowStart) / step) : 0;
+      for (let start = windowStart + first * step; start + duration <= windowEnd && start < hi; start += step) {
+        const end = start + duration;
+        let reason: CandidateRejection | null = null;
+        let busyIndex = -1;
+        if (start < earliest) reason = 'minimum_notice';
+        else if (start >= latest) reason = 'booking_window';
+        else if ((busyIndex = blocked.firstOverlap(start - before, end + after)) !== -1) reason = 'booked';
+        else if (full) reason = 'daily_limit';
+        if (reason === null) {
+          const local = clock.read(start);
+          slots.push({ start, end, localDate: local.date, localTime: local.time });
+        } else if (onRejected) {
+          onRejected(busyIndex === -1 ? { start, end, reason } : { start, end, reason, busyIndex });
+        }
+      }
     }
   }
-  return slots.sort((a, b) => a.start - b.start);
+  return distinctByStart(slots);
+}
+
+/** Sorted by start, each start once (windows of two dates meet only where a zone skipped a date). */
+function distinctByStart(slots: Slot[]): Slot[] {
+  let sorted = true;
+  for (let i = 1; i < slots.length && sorted; i++) sorted = slots[i - 1]!.start < slots[i]!.start;
+  if (sorted) return slots;
+  return slots.sort((a, b) => a.start - b.start).filter((s, i, all) => i === 0 || all[i - 1]!.start !== s.start);
 }
 
 export interface FitQuery {

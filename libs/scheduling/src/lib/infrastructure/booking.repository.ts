@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Availability, DateOverride, WeeklyRule } from '../domain/availability';
 import type { Booking, BookingChanges } from '../domain/booking';
-import type { BookingRules, BusyBooking } from '../domain/slots';
+import type { BookingRules, BusyTimes } from '../domain/slots';
 import type { BookingMetadata } from '../domain/booking-metadata';
 import type { BookingStatus } from '../domain/booking-status';
 import type { LocationType } from '../domain/location-type';
@@ -350,8 +350,9 @@ export class BookingRepository {
   }
 
   /**
-   * Blocked times of the schedule's PENDING/CONFIRMED bookings that reach into `[from, to)`, with
-   * whether each is of the event type (slots). The exclusion constraint's GiST index serves it.
+   * Blocked times of the schedule's PENDING/CONFIRMED bookings that reach into `[from, to)`, and the
+   * starts of those made with the event type (slots). The exclusion constraint's GiST index serves
+   * it alone (it carries every column read here).
    */
   async busy(
     em: EntityManager,
@@ -360,29 +361,23 @@ export class BookingRepository {
     eventTypeId: string,
     from: Date,
     to: Date,
-  ): Promise<BusyBooking[]> {
-    const rows = await this.runner(em)<{
-      start_ms: number;
-      end_ms: number;
-      buffer_before: number;
-      buffer_after: number;
-      same_type: boolean;
-    }>(
-      // Epoch milliseconds as float8: thousands of rows parse as plain numbers, not date strings.
-      `SELECT (extract(epoch FROM start_time) * 1000)::float8 AS start_ms, (extract(epoch FROM end_time) * 1000)::float8 AS end_ms,
-         buffer_before, buffer_after, event_type_id IS NOT DISTINCT FROM $3 AS same_type
+  ): Promise<BusyTimes> {
+    // One row of three JSON arrays of epoch milliseconds (date_part's float8: cheaper than extract's
+    // numeric): a 62-day range meets thousands of bookings, and one JSON value parses far faster than
+    // thousands of rows. The blocked time is booking_blocked_time()'s, in plain arithmetic.
+    const [row] = await this.runner(em)<{ busy: [number[] | null, number[] | null, number[] | null] }>(
+      `SELECT json_build_array(
+           array_agg(round(date_part('epoch', start_time) * 1000) - buffer_before * 60000),
+           array_agg(round(date_part('epoch', end_time) * 1000) + buffer_after * 60000),
+           array_agg(round(date_part('epoch', start_time) * 1000)) FILTER (WHERE event_type_id = $3)) AS busy
        FROM bookings
        WHERE organization_id = $1 AND schedule_id = $2 AND status IN ('PENDING', 'CONFIRMED')
          AND booking_blocked_time(start_time, end_time, buffer_before, buffer_after) && tstzrange($4, $5, '[)')`,
       [organizationId, scheduleId, eventTypeId, from, to],
     );
-    return rows.map((r) => ({
-      start: r.start_ms,
-      end: r.end_ms,
-      bufferBefore: r.buffer_before,
-      bufferAfter: r.buffer_after,
-      sameEventType: r.same_type,
-    }));
+    // An empty aggregate is null.
+    const [blockedStarts, blockedEnds, sameTypeStarts] = row!.busy;
+    return { blockedStarts: blockedStarts ?? [], blockedEnds: blockedEnds ?? [], sameTypeStarts: sameTypeStarts ?? [] };
   }
 }
 
