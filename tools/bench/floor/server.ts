@@ -20,6 +20,8 @@ import {
   isUtf8ContentType,
   loggableError,
   MAX_BODY_BYTES,
+  MAX_REPORTED_ERRORS,
+  type FieldError,
   noneMatchHits,
   paginationLinks,
   problemBody,
@@ -53,10 +55,10 @@ function hasBody(req: IncomingMessage): boolean {
   return req.headers['transfer-encoding'] !== undefined;
 }
 
-/** As `jsonBodyMiddleware`: JSON only, UTF-8 only, at most 1 MiB; the same problems otherwise. */
-function readJsonBody(req: IncomingMessage): Promise<unknown> {
+/** As `jsonBodyMiddleware`: JSON only, UTF-8 only, at most 1 MiB, the same body check; the same problems otherwise. */
+function readJsonBody(req: IncomingMessage): Promise<{ body: unknown; errors: FieldError[] }> {
   return new Promise((resolve, reject) => {
-    if (!hasBody(req)) return resolve(undefined);
+    if (!hasBody(req)) return resolve({ body: undefined, errors: [] });
     const type = req.headers['content-type'] ?? '';
     if (!JSON_TYPE.test(type) || !isUtf8ContentType(type)) {
       req.resume();
@@ -78,11 +80,15 @@ function readJsonBody(req: IncomingMessage): Promise<unknown> {
       if (size > MAX_BODY_BYTES) return reject(tooLarge());
       const raw = Buffer.concat(chunks, size);
       if (!isUtf8(raw)) return reject(new HttpProblem({ status: 400, code: 'invalid_json', detail: 'The request body is not valid UTF-8.' }));
+      const problems = findBodyProblems(raw);
+      if (problems.shape) return reject(new HttpProblem({ status: 400, code: 'validation_failed', detail: 'The request is invalid.', errors: problems.errors }));
+      let body: unknown;
       try {
-        resolve(JSON.parse(raw.toString('utf8')));
+        body = JSON.parse(raw.toString('utf8'));
       } catch {
-        reject(new HttpProblem({ status: 400, code: 'invalid_json', detail: 'The request body is not valid JSON.' }));
+        return reject(new HttpProblem({ status: 400, code: 'invalid_json', detail: 'The request body is not valid JSON.' }));
       }
+      resolve({ body, errors: problems.errors });
     });
   });
 }
@@ -168,9 +174,8 @@ async function main(): Promise<void> {
       const mark = url.indexOf('?');
       const path = mark === -1 ? url : url.slice(0, mark);
       const rawQuery = mark === -1 ? {} : parseQuery(url.slice(mark + 1));
-      const body = await readJsonBody(req);
-      const problems = findBodyProblems(body);
-      if (url.includes('%00')) problems.unshift(...findNulBytes(rawQuery));
+      const { body, errors } = await readJsonBody(req);
+      const problems = [...(url.includes('%00') ? findNulBytes(rawQuery) : []), ...errors].slice(0, MAX_REPORTED_ERRORS);
       if (problems.length > 0) throw new HttpProblem({ status: 400, code: 'validation_failed', detail: 'The request is invalid.', errors: problems });
 
       if (req.method === 'GET' && path === '/health/ready') return sendJson(req, res, headers, 200, await health.ready(), false);

@@ -96,6 +96,24 @@ describe('OpenAPI document (e2e)', () => {
     }
   });
 
+  it('bounds every array a request body holds (the server looks at no more items than that, plus one)', () => {
+    const unbounded: string[] = [];
+    let arrays = 0;
+    const visit = (node: unknown, where: string): void => {
+      if (!node || typeof node !== 'object') return;
+      if (Array.isArray(node)) return node.forEach((item, i) => visit(item, `${where}/${i}`));
+      const types = ([] as unknown[]).concat((node as Json)['type'] ?? []);
+      if (types.includes('array')) {
+        arrays += 1;
+        if (typeof (node as Json)['maxItems'] !== 'number') unbounded.push(where);
+      }
+      for (const [key, value] of Object.entries(node as Json)) if (key !== '$ref') visit(value, `${where}/${key}`);
+    };
+    for (const { name, schema } of requestObjects()) visit(schema, name);
+    expect(arrays).toBeGreaterThan(10);
+    expect(unbounded).toEqual([]);
+  });
+
   it('asks every PATCH body for at least one field', () => {
     const patches = schemas.operations().filter((o) => o.method === 'patch');
     expect(patches.length).toBe(9);

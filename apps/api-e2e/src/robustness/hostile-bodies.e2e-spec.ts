@@ -90,10 +90,14 @@ describe('hostile bodies against the built server process (e2e)', () => {
   });
 
   it('answers a body that is not an object with one error, however long it is', async () => {
-    for (const body of [Array.from({ length: 100_000 }, (_, i) => i), 'text', 42, null]) {
+    // 99,999 items and the array itself: 100,000 values, the most a body may hold.
+    for (const body of [Array.from({ length: 99_999 }, (_, i) => i), 'text', 42, null]) {
       const answer = await send(`${base}/api/auth/login`, 'POST', Buffer.from(JSON.stringify(body)), false);
       expect(answer.status).toBe(400);
       expect(answer.body.errors).toEqual([{ field: 'body', message: 'must be a JSON object' }]);
     }
+    const over = await send(`${base}/api/auth/login`, 'POST', Buffer.from(JSON.stringify(new Array(100_000).fill(0))), true);
+    expect(over.status).toBe(400);
+    expect(over.body.errors).toEqual([{ field: 'body', message: 'must not hold more than 100000 values in all' }]);
   });
 });

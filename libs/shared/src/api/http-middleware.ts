@@ -3,7 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isUtf8 } from 'node:buffer';
 import { json } from 'express';
-import { findBodyProblems, findNulBytes, MAX_BODY_BYTES, REQUEST_ID_PATTERN } from './body-checks';
+import { findBodyProblems, findNulBytes, MAX_BODY_BYTES, MAX_REPORTED_ERRORS, REQUEST_ID_PATTERN } from './body-checks';
+import type { FieldError } from '../domain/domain-error';
 import { HttpProblem } from './problem-details.filter';
 
 export { MAX_BODY_BYTES } from './body-checks';
@@ -27,19 +28,26 @@ function hasBody(req: Request): boolean {
   return req.headers['transfer-encoding'] !== undefined;
 }
 
+/** What the body check found in a body that parsed, kept from body-parser's verify step to its callback. */
+const foundInBody = new WeakMap<object, FieldError[]>();
+
 /**
  * JSON bodies only, at most 1 MiB. Errors become problems: 415 for another media type, 413 when
- * too large, 400 `invalid_json` when unparseable, 400 `validation_failed` for NUL characters in the
- * body or the query string and for reserved keys in the body.
+ * too large, 400 `invalid_json` when unparseable, 400 `validation_failed` for what the body check
+ * finds (see findBodyProblems) and for NUL characters in the query string.
  */
 export function jsonBodyMiddleware(): RequestHandler {
   const parse = json({
     limit: MAX_BODY_BYTES,
     strict: false,
     type: () => true,
-    // body-parser would decode invalid UTF-8 into U+FFFD and store what the client never sent.
-    verify: (_req, _res, raw) => {
+    verify: (req, _res, raw) => {
+      // body-parser would decode invalid UTF-8 into U+FFFD and store what the client never sent.
       if (!isUtf8(raw)) throw Object.assign(new Error('The request body is not valid UTF-8.'), { type: 'encoding.invalid' });
+      // Checked on the bytes, before JSON.parse: a body past a bound on its shape is not parsed at all.
+      const problems = findBodyProblems(raw);
+      if (problems.shape) throw Object.assign(new Error('The request body is too large in shape.'), { type: 'body.shape', errors: problems.errors });
+      if (problems.errors.length > 0) foundInBody.set(req, problems.errors);
     },
   });
   return (req: Request, res: Response, next: NextFunction) => {
@@ -67,6 +75,9 @@ export function jsonBodyMiddleware(): RequestHandler {
               detail: 'The request body is larger than 1 MiB.',
             }),
           );
+        }
+        if (type === 'body.shape') {
+          return next(new HttpProblem({ status: 400, code: 'validation_failed', detail: 'The request is invalid.', errors: (error as { errors: FieldError[] }).errors }));
         }
         if (type === 'encoding.invalid') {
           return next(new HttpProblem({ status: 400, code: 'invalid_json', detail: 'The request body is not valid UTF-8.' }));
@@ -105,10 +116,9 @@ export function isUtf8ContentType(contentType: string): boolean {
 }
 
 /**
- * NUL characters anywhere in the body or the query string, and reserved keys (`__proto__`,
- * `constructor`, `prototype`) anywhere in the body, as a problem naming the fields. A NUL can only
- * reach the query string percent-encoded (the HTTP parser refuses raw ones), so the parsed query is
- * searched only when the raw URL holds `%00`.
+ * What the body check found in a body that parsed, and NUL characters in the query string, as a
+ * problem naming the fields. A NUL can only reach the query string percent-encoded (the HTTP parser
+ * refuses raw ones), so the parsed query is searched only when the raw URL holds `%00`.
  */
 function bodyProblem(req: Request): unknown {
   // Runs in body-parser's callback, outside every try/catch of the pipeline: nothing may escape it.
@@ -120,14 +130,14 @@ function bodyProblem(req: Request): unknown {
 }
 
 function findProblems(req: Request): HttpProblem | undefined {
-  const errors = findBodyProblems(req.body);
+  const errors = [...(foundInBody.get(req) ?? [])];
   if ((req.url ?? '').includes('%00')) errors.unshift(...findNulBytes(req.query));
   if (errors.length === 0) return undefined;
   return new HttpProblem({
     status: 400,
     code: 'validation_failed',
     detail: 'The request is invalid.',
-    errors,
+    errors: errors.slice(0, MAX_REPORTED_ERRORS),
   });
 }
 

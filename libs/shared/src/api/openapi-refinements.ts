@@ -55,10 +55,11 @@ export function documentFrontDoorProblems(document: OpenAPIObject): void {
     const responses = (operation['responses'] ??= {}) as Record<string, Json>;
     const invalid = responses['400'];
     if (invalid && path.startsWith('/api/v1/') && 'RateLimit-Limit' in ((invalid['headers'] ?? {}) as Json)) {
-      invalid['description'] = `${String(invalid['description'] ?? '')}. The RateLimit headers come once the API key is checked: not with \`invalid_json\` nor a body or query refused before that (a NUL character, a reserved key)`;
+      invalid['description'] = `${String(invalid['description'] ?? '')}. The RateLimit headers come once the API key is checked: not with \`invalid_json\` nor a body or query refused before that (a NUL character, a reserved key, nesting deeper than 64 levels, an object of more than 1,000 members, more than 100,000 values in all)`;
     }
     responses['400'] ??= {
-      description: 'A NUL character in the query string, or a malformed body (`validation_failed`, `invalid_json`)',
+      description:
+        'A NUL character in the query string, or a malformed body (`validation_failed`, `invalid_json`): bodies may nest at most 64 levels, hold objects of at most 1,000 members and at most 100,000 values in all',
       content: problemContent,
     };
     if (BODY_METHODS.includes(method)) {

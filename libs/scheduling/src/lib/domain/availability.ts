@@ -68,24 +68,23 @@ function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Problems reported for one `availability` or `date_overrides` value at most: they become one message,
+ * and a value with thousands of unknown members would otherwise make it megabytes long.
+ */
+export const MAX_AVAILABILITY_PROBLEMS = 20;
+
+type Problems = { field: string; message: string }[];
+
 /** Unknown members are refused, as in every body. */
-function unknownKeyProblems(
-  value: Record<string, unknown>,
-  allowed: readonly string[],
-  path: string,
-  out: { field: string; message: string }[],
-): void {
+function unknownKeyProblems(value: Record<string, unknown>, allowed: readonly string[], path: string, out: Problems): void {
   for (const key of Object.keys(value)) {
+    if (out.length >= MAX_AVAILABILITY_PROBLEMS) return;
     if (!allowed.includes(key)) out.push({ field: `${path}.${key}`, message: 'is not a known field' });
   }
 }
 
-function intervalProblems(
-  value: unknown,
-  path: string,
-  out: { field: string; message: string }[],
-  allowed: readonly string[] = ['start', 'end'],
-): void {
+function intervalProblems(value: unknown, path: string, out: Problems, allowed: readonly string[] = ['start', 'end']): void {
   if (!isObject(value)) {
     out.push({ field: path, message: 'must be an object with start and end' });
     return;
@@ -100,20 +99,17 @@ function intervalProblems(
     out.push({ field: `${path}.end`, message: 'must be after start' });
 }
 
-/** Problems of an `availability` value (null or an array of weekly rules), as field errors. */
-export function weeklyRulesProblems(
-  value: unknown,
-  field = 'availability',
-): { field: string; message: string }[] {
-  const out: { field: string; message: string }[] = [];
+/** Problems of an `availability` value (null or an array of weekly rules), as field errors (at most MAX_AVAILABILITY_PROBLEMS). */
+export function weeklyRulesProblems(value: unknown, field = 'availability'): Problems {
+  const out: Problems = [];
   if (value === null) return out;
   if (!Array.isArray(value)) return [{ field, message: 'must be an array of weekly rules or null' }];
-  if (value.length > MAX_WEEKLY_RULES)
-    out.push({ field, message: `must have at most ${MAX_WEEKLY_RULES} rules` });
-  value.forEach((rule, i) => {
+  if (value.length > MAX_WEEKLY_RULES) out.push({ field, message: `must have at most ${MAX_WEEKLY_RULES} rules` });
+  for (let i = 0; i < value.length && out.length < MAX_AVAILABILITY_PROBLEMS; i++) {
+    const rule: unknown = value[i];
     const path = `${field}[${i}]`;
     intervalProblems(rule, path, out, ['days', 'start', 'end']);
-    if (!isObject(rule)) return;
+    if (!isObject(rule)) continue;
     const days = rule['days'];
     if (
       !Array.isArray(days) ||
@@ -127,25 +123,22 @@ export function weeklyRulesProblems(
         message: 'must be 1–7 distinct days among mon, tue, wed, thu, fri, sat, sun',
       });
     }
-  });
-  return out;
+  }
+  return out.slice(0, MAX_AVAILABILITY_PROBLEMS);
 }
 
-/** Problems of a `date_overrides` value (an array), as field errors. */
-export function dateOverridesProblems(
-  value: unknown,
-  field = 'date_overrides',
-): { field: string; message: string }[] {
-  const out: { field: string; message: string }[] = [];
+/** Problems of a `date_overrides` value (an array), as field errors (at most MAX_AVAILABILITY_PROBLEMS). */
+export function dateOverridesProblems(value: unknown, field = 'date_overrides'): Problems {
+  const out: Problems = [];
   if (!Array.isArray(value)) return [{ field, message: 'must be an array of date overrides' }];
-  if (value.length > MAX_DATE_OVERRIDES)
-    out.push({ field, message: `must have at most ${MAX_DATE_OVERRIDES} overrides` });
+  if (value.length > MAX_DATE_OVERRIDES) out.push({ field, message: `must have at most ${MAX_DATE_OVERRIDES} overrides` });
   const seen = new Set<string>();
-  value.forEach((override, i) => {
+  for (let i = 0; i < value.length && out.length < MAX_AVAILABILITY_PROBLEMS; i++) {
+    const override: unknown = value[i];
     const path = `${field}[${i}]`;
     if (!isObject(override)) {
       out.push({ field: path, message: 'must be an object with date and intervals' });
-      return;
+      continue;
     }
     unknownKeyProblems(override, ['date', 'intervals'], path, out);
     const date = override['date'];
@@ -158,11 +151,11 @@ export function dateOverridesProblems(
         field: `${path}.intervals`,
         message: `must be an array of at most ${MAX_OVERRIDE_INTERVALS} intervals`,
       });
-      return;
+      continue;
     }
-    intervals.forEach((interval, j) => intervalProblems(interval, `${path}.intervals[${j}]`, out));
-  });
-  return out;
+    for (let j = 0; j < intervals.length && out.length < MAX_AVAILABILITY_PROBLEMS; j++) intervalProblems(intervals[j], `${path}.intervals[${j}]`, out);
+  }
+  return out.slice(0, MAX_AVAILABILITY_PROBLEMS);
 }
 
 /** Union of minute intervals, sorted and merged (touching ones join: they are one window). */

@@ -171,8 +171,7 @@ export function ApiContentBlocks(options: { required: boolean; description?: str
 export function ContentBlocks(options: { required: boolean; description?: string }): PropertyDecorator {
   const decorators: PropertyDecorator[] = [
     ApiContentBlocks(options),
-    Transform(({ obj, key }: TransformFnParams) => {
-      const raw = (obj as Record<string, unknown>)[key];
+    Transform(({ value: raw }: TransformFnParams) => {
       if (raw === undefined) return undefined;
       // Anything but an array is reported once, as "must be an array of content blocks".
       return Array.isArray(raw) ? raw.map(toBlockInstance) : null;

@@ -27,7 +27,7 @@ import {
 import type { BookingMetadata } from '../../domain/booking-metadata';
 import { BOOKING_STATUSES, BookingStatus } from '../../domain/booking-status';
 import { LOCATION_TYPES, LocationType } from '../../domain/location-type';
-import { IsAfterField, IsBookingMetadata, NotBlank, RawJson } from './validators';
+import { IsAfterField, IsBookingMetadata, NotBlank } from './validators';
 
 const METADATA_DOC = {
   type: 'object',
@@ -160,7 +160,6 @@ export class CreateBookingDto {
 
   @ApiPropertyOptional(METADATA_DOC)
   @IsOptional()
-  @RawJson()
   @IsBookingMetadata()
   readonly metadata?: BookingMetadata | null;
 }
@@ -261,7 +260,6 @@ export class UpdateBookingDto {
     description: `Replaces the whole object. ${METADATA_DOC.description}`,
   })
   @OptionalNotNull()
-  @RawJson()
   @IsBookingMetadata()
   readonly metadata?: BookingMetadata;
 

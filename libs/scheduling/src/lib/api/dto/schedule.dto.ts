@@ -15,7 +15,6 @@ import {
   IsDateOverrides,
   IsWeeklyRules,
   NotBlank,
-  RawJson,
   START_TIME_PATTERN,
 } from './validators';
 
@@ -72,13 +71,11 @@ export class CreateScheduleDto {
 
   @ApiPropertyOptional({ ...AVAILABILITY_DOC, default: null })
   @IsOptional()
-  @RawJson()
   @IsWeeklyRules()
   readonly availability?: WeeklyRule[] | null;
 
   @ApiPropertyOptional({ ...OVERRIDES_DOC, default: [] })
   @OptionalNotNull()
-  @RawJson()
   @IsDateOverrides()
   readonly date_overrides?: DateOverride[];
 }
@@ -98,13 +95,11 @@ export class UpdateScheduleDto {
 
   @ApiPropertyOptional({ ...AVAILABILITY_DOC, description: `Replaces the rules. ${AVAILABILITY_DESCRIPTION}` })
   @IsOptional()
-  @RawJson()
   @IsWeeklyRules()
   readonly availability?: WeeklyRule[] | null;
 
   @ApiPropertyOptional({ ...OVERRIDES_DOC, description: `Replaces the overrides. ${OVERRIDES_DESCRIPTION}` })
   @OptionalNotNull()
-  @RawJson()
   @IsDateOverrides()
   readonly date_overrides?: DateOverride[];
 }

@@ -1,5 +1,4 @@
 import { documentValidator, isDateTimeWithZone, simpleValidator } from '@almanac/shared';
-import { Transform } from 'class-transformer';
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
 import {
   dateOverridesProblems,
@@ -72,14 +71,6 @@ export function IsBookingMetadata(options?: ValidationOptions): PropertyDecorato
       validator: { validate: (value: unknown) => metadataProblems(value).length === 0 },
     });
   };
-}
-
-/**
- * Keeps the JSON value exactly as parsed. class-transformer would rebuild a free-form object and
- * lose or mangle keys such as `constructor` or `__proto__` on the way.
- */
-export function RawJson(): PropertyDecorator {
-  return Transform(({ obj, key }) => (obj as Record<string, unknown>)[key], { toClassOnly: true });
 }
 
 function problemsValidator(
