@@ -556,6 +556,36 @@ describe('calendar sync (e2e)', () => {
     });
   });
 
+  describe('an import of more changes than one statement may carry parameters for', () => {
+    it('imports 12,000 occurrences and records one booking.created per booking, then cancels them all', async () => {
+      const a = await admin();
+      const series = (count: number) =>
+        ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Almanac test//EN', 'BEGIN:VEVENT', 'UID:half-hourly@test', 'DTSTART:20270301T000000Z', 'DTEND:20270301T001500Z', `RRULE:FREQ=MINUTELY;INTERVAL=30;COUNT=${count}`, 'SUMMARY:Slot', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n');
+      feeds.feeds.set('/many.ics', series(12_000));
+      await integrate(a, '/many.ics');
+      const range = { organizationId: a.orgId, startDate: '2027-03-01T00:00:00Z', endDate: '2028-02-28T00:00:00Z' };
+      const res = await sync(a, range);
+      expect([res.status, res.body.code]).toEqual([200, undefined]);
+      expect(res.body).toMatchObject({ synced: 12_000, skipped: 0 });
+      const events = async (type: string) =>
+        Number((await t.query<{ n: string }>(`SELECT count(*) AS n FROM outbox_events WHERE organization_id = $1 AND type = $2`, [a.orgId, type]))[0]!.n);
+      expect(await events('booking.created')).toBe(12_000);
+      // Every booking is announced once, in the order of the bookings' starts.
+      const order = await t.query<{ ok: boolean }>(
+        `SELECT bool_and(prev IS NULL OR prev <= start) AS ok FROM (
+           SELECT (data->>'start_time')::timestamptz AS start, lag((data->>'start_time')::timestamptz) OVER (ORDER BY seq) AS prev
+             FROM outbox_events WHERE organization_id = $1 AND type = 'booking.created') e`,
+        [a.orgId],
+      );
+      expect(order[0]!.ok).toBe(true);
+      // The series is gone from the feed: 12,000 cancellations in one more run.
+      feeds.feeds.set('/many.ics', series(1));
+      const again = await sync(a, range);
+      expect([again.status, again.body.cancelled]).toEqual([200, 11_999]);
+      expect(await events('booking.cancelled')).toBe(11_999);
+    }, 300_000);
+  });
+
   describe('the link between a booking and its feed occurrence (issue 12 item 3)', () => {
     const one = (uid: string, start: string, end: string) =>
       `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//t//EN\r\nBEGIN:VEVENT\r\nUID:${uid}\r\nDTSTART:${start}\r\nDTEND:${end}\r\nSUMMARY:From feed\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n`;

@@ -11,44 +11,50 @@ import { newId } from '../domain/ids';
  * which events can no longer be overtaken by a transaction still in flight.
  * `libs/webhooks` reads the table (deliveries, the change feed); nothing else does.
  */
+/**
+ * Events one INSERT records at most. The statement's parameters do not grow with it (six arrays), but
+ * an import of 50,000 changes would otherwise build all their JSON into one message: in pieces, the
+ * event loop is free between them and the memory of one piece is let go before the next.
+ */
+export const OUTBOX_EVENTS_PER_STATEMENT = 1000;
+
 @Injectable()
 export class Outbox {
   /** Returns the ids given to the events, in order. */
   async record(em: EntityManager, ...events: DomainEvent[]): Promise<string[]> {
-    if (events.length === 0) return [];
-    const statement = this.statement(events, 1);
-    await em.query(statement.text, statement.values);
-    return statement.ids;
+    const ids: string[] = [];
+    for (let start = 0; start < events.length; start += OUTBOX_EVENTS_PER_STATEMENT) {
+      const statement = this.statement(events.slice(start, start + OUTBOX_EVENTS_PER_STATEMENT), 1);
+      await em.query(statement.text, statement.values);
+      ids.push(...statement.ids);
+    }
+    return ids;
   }
 
   /**
    * The INSERT that records `events`, with placeholders from `$firstParam` on, for a use case of one
    * statement to run it as a data-modifying CTE beside its own write: one round trip, and the write
-   * and its announcement still succeed or fail together.
+   * and its announcement still succeed or fail together. The events go in as six arrays (`unnest`), so
+   * the statement takes six parameters however many events it records (PostgreSQL allows 65,535), and
+   * in their order (`seq` follows it).
    */
   statement(events: DomainEvent[], firstParam: number): { text: string; values: unknown[]; ids: string[] } {
-    const ids: string[] = [];
-    const rows: string[] = [];
-    const values: unknown[] = [];
-    for (const event of events) {
-      const p = firstParam + values.length;
-      rows.push(
-        `($${p}::uuid, $${p + 1}::uuid, $${p + 2}, $${p + 3}::jsonb, $${p + 4}, $${p + 5}::timestamptz)`,
-      );
-      const id = newId();
-      ids.push(id);
-      values.push(
-        id,
-        event.organizationId,
-        event.type,
-        JSON.stringify(event.data),
-        event.previousStatus ?? null,
-        event.occurredAt,
-      );
-    }
+    const ids = events.map(() => newId());
+    const p = firstParam;
     return {
-      text: `INSERT INTO outbox_events (id, organization_id, type, data, previous_status, created_at) VALUES ${rows.join(', ')}`,
-      values,
+      text: `INSERT INTO outbox_events (id, organization_id, type, data, previous_status, created_at)
+             SELECT e.id, e.organization_id, e.type, e.data, e.previous_status, e.created_at
+               FROM unnest($${p}::uuid[], $${p + 1}::uuid[], $${p + 2}::text[], $${p + 3}::jsonb[], $${p + 4}::text[], $${p + 5}::timestamptz[])
+                    WITH ORDINALITY AS e(id, organization_id, type, data, previous_status, created_at, ord)
+              ORDER BY e.ord`,
+      values: [
+        ids,
+        events.map((event) => event.organizationId),
+        events.map((event) => event.type),
+        events.map((event) => JSON.stringify(event.data)),
+        events.map((event) => event.previousStatus ?? null),
+        events.map((event) => event.occurredAt),
+      ],
       ids,
     };
   }
