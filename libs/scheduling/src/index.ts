@@ -10,7 +10,7 @@ import { SchedulingBusyTimesFromIndex1764330000000 } from './lib/infrastructure/
 export { SchedulingModule } from './lib/scheduling.module';
 /** For calendar-sync: imports occurrences of an external calendar as bookings. */
 export { ExternalBookingsService, type ExternalSyncOutcome } from './lib/application/external-bookings.service';
-export { ImportedBooking, uniqueImportedBookings } from './lib/domain/imported-booking';
+export { IMPORTED_TEXT_LIMITS, ImportedBooking, uniqueImportedBookings } from './lib/domain/imported-booking';
 /** For the operators' erasure of a person's data. */
 export { BookingErasureService } from './lib/application/booking-erasure.service';
 export { SchedulingInit1763700001000 };

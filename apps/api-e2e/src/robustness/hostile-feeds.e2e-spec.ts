@@ -1,11 +1,19 @@
 import { freePort } from '@almanac/shared';
 import { createTestDatabase } from '@almanac/shared/testing';
+import { readFileSync } from 'node:fs';
 import { createServer, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ensureBuilt, httpRequest, Running, runBuilt, runCli } from '../identity/support/built-app';
 
 const MAIN = 'dist/apps/api/src/main.js';
 const ORIGIN = 'http://localhost:3000';
+
+/** A process's resident memory now and at its peak (/proc/<pid>/status: VmRSS, VmHWM), in kB. */
+function memoryOf(pid: number): { residentKb: number; peakKb: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kb = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)![1]);
+  return { residentKb: kb('VmRSS'), peakKb: kb('VmHWM') };
+}
 
 const calendar = (body: string) => `BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//hostile//EN\r\n${body}END:VCALENDAR\r\n`;
 const minutely = (uid: string) =>
@@ -21,6 +29,7 @@ describe('hostile calendar feeds against the built server process (e2e)', () => 
   let drop: () => Promise<void>;
   let cookie: string;
   let orgId: string;
+  let key: string;
 
   beforeAll(async () => {
     await ensureBuilt();
@@ -37,7 +46,7 @@ describe('hostile calendar feeds against the built server process (e2e)', () => 
     const env = { DATABASE_URL: database.url };
     orgId = JSON.parse((await runCli(['org:create', '--name', 'Hostile'], env)).stdout).id;
     await runCli(['user:create', '--org', orgId, '--email', 'admin@hostile.example', '--name', 'A', '--password', 'correct horse battery'], env);
-    const key = JSON.parse((await runCli(['api-key:create', '--org', orgId], env)).stdout).key as string;
+    key = JSON.parse((await runCli(['api-key:create', '--org', orgId], env)).stdout).key as string;
 
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
@@ -96,6 +105,22 @@ describe('hostile calendar feeds against the built server process (e2e)', () => 
     expect(answer.body.detail).not.toMatch(/BEGIN|VEVENT|Evil/);
     expect(server.child.exitCode).toBeNull();
   }, 60_000);
+
+  it('imports a 400 KB SUMMARY repeated hourly with titles cut to 300 characters, the process growing by less than 256 MB', async () => {
+    served.set(
+      '/feed.ics',
+      calendar(`BEGIN:VEVENT\r\nUID:huge-summary\r\nDTSTART:20260101T000000Z\r\nDTEND:20260101T003000Z\r\nRRULE:FREQ=HOURLY\r\nSUMMARY:${'S'.repeat(300)}${'x'.repeat(400_000)}\r\nEND:VEVENT\r\n`),
+    );
+    const before = memoryOf(server.child.pid!);
+    const answer = await sync();
+    expect([answer.status, answer.body.synced]).toEqual([200, 59 * 24]);
+    // The most the process ever held, against what it held before: not the 1,416 copies of 400 KB.
+    const grewMb = (memoryOf(server.child.pid!).peakKb - before.residentKb) / 1024;
+    expect(grewMb).toBeLessThan(256);
+    const page = await httpRequest(`${base}/api/v1/bookings?limit=100`, { headers: { Authorization: `Bearer ${key}` } });
+    expect(page.body.meta.total).toBe(59 * 24);
+    expect(new Set(page.body.data.map((b: { title: string }) => b.title))).toEqual(new Set(['S'.repeat(300)]));
+  }, 120_000);
 
   it('still imports an honest feed afterwards', async () => {
     served.set(

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { assertOwnOrganization } from '@almanac/identity';
 import { ExternalBookingsService, ImportedBooking, uniqueImportedBookings } from '@almanac/scheduling';
-import { AuditLog, AuditSource, Clock, DomainError, newId, Outbox, Transactions } from '@almanac/shared';
+import { AuditLog, AuditSource, Clock, DomainError, inTurns, newId, Outbox, Transactions } from '@almanac/shared';
 import {
   CalendarProvider,
   IntegrationNotConfiguredError,
@@ -10,7 +10,7 @@ import {
 } from '../domain/calendar-provider';
 import { toImportResult } from '../api/import-result.mapper';
 import { CalendarIntegration } from '../domain/calendar-integration';
-import { emptySkipCounts, feedContact, feedSkipReason, SkipReason } from '../domain/feed-occurrence';
+import { emptySkipCounts, feedSkipReason, SkipReason } from '../domain/feed-occurrence';
 import { resolveSyncRange } from '../domain/sync-range';
 import { ImportOutcome, SyncRun } from '../domain/sync-run';
 import { CalendarIntegrationRepository } from '../infrastructure/calendar-integration.repository';
@@ -125,11 +125,12 @@ export class ImportExternalBookingsService {
     const feed = await provider.fetchOccurrences(integration, range);
     const skipped = emptySkipCounts();
     const offered: ImportedBooking[] = [];
-    for (const occurrence of feed) {
+    // Up to 50,000 occurrences: in slices, so that other requests are served meanwhile.
+    await inTurns(feed, (occurrence) => {
       const reason = feedSkipReason(occurrence);
       if (reason) {
         skipped[reason]++;
-        continue;
+        return;
       }
       offered.push(
         ImportedBooking.from(
@@ -140,12 +141,12 @@ export class ImportExternalBookingsService {
             location: occurrence.location,
             start: occurrence.start,
             end: occurrence.end,
-            contact: feedContact(occurrence),
+            contact: occurrence.contact,
           },
           integration.name,
         ),
       );
-    }
+    });
     // The same occurrence twice in one feed is a fault of the feed, reported as `invalid`.
     const { unique, repeated } = uniqueImportedBookings(offered);
     skipped.invalid += repeated;

@@ -12,14 +12,32 @@ export interface FeedOccurrence {
   readonly status: string | null;
   /** TRANSP:TRANSPARENT — the time is shown as free. */
   readonly transparent: boolean;
-  readonly organizer: Person | null;
-  readonly attendees: readonly Person[];
+  /** The person the occurrence is for, as iCalendar says it: the ORGANIZER, else the first ATTENDEE, else nobody. */
+  readonly contact: Person | null;
 }
 
 export interface Person {
   readonly name: string | null;
   readonly email: string | null;
 }
+
+/**
+ * The longest text of each kind a booking keeps (scheduling's `ImportedBooking` owns these limits; the
+ * parse cuts to them so that it never hands back more than an import can use). An e-mail longer than
+ * `email` is dropped by the booking, not cut: the parse keeps one character more, so it still shows.
+ */
+export interface FeedTextLimits {
+  readonly title: number;
+  readonly location: number;
+  readonly attendeeName: number;
+  readonly attendeeEmail: number;
+}
+
+/**
+ * A UID longer than this is no identity an import keeps (it is indexed, and no calendar writes one):
+ * its event is skipped as `invalid`.
+ */
+export const MAX_FEED_UID_LENGTH = 1_000;
 
 export const SKIP_REASONS = ['duplicate', 'cancelled', 'free', 'all_day', 'conflict', 'invalid'] as const;
 export type SkipReason = (typeof SKIP_REASONS)[number];
@@ -29,17 +47,8 @@ export function feedSkipReason(occurrence: FeedOccurrence): SkipReason | null {
   if (occurrence.status === 'CANCELLED') return 'cancelled';
   if (occurrence.allDay) return 'all_day';
   if (occurrence.transparent) return 'free';
-  if (!occurrence.uid || !(occurrence.end.getTime() > occurrence.start.getTime())) return 'invalid';
+  if (!occurrence.uid || occurrence.uid.length > MAX_FEED_UID_LENGTH || !(occurrence.end.getTime() > occurrence.start.getTime())) return 'invalid';
   return null;
-}
-
-/**
- * The person an occurrence is for, as iCalendar says it: the ORGANIZER, else the first ATTENDEE, else
- * nobody. What a booking makes of it (limits, the fallback to the integration's name) is scheduling's
- * rule (`ImportedBooking`).
- */
-export function feedContact(occurrence: FeedOccurrence): Person | null {
-  return occurrence.organizer ?? occurrence.attendees[0] ?? null;
 }
 
 export function emptySkipCounts(): Record<SkipReason, number> {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { IMPORTED_TEXT_LIMITS } from '@almanac/scheduling';
 import { AppConfig, FEED_FETCH_DEFAULTS, FetchFailedError, safeFetchText } from '@almanac/shared';
 import { CalendarProvider, IntegrationSource, UpstreamFailedError } from '../domain/calendar-provider';
 import { FeedOccurrence } from '../domain/feed-occurrence';
@@ -21,7 +22,8 @@ export class IcsCalendarProvider implements CalendarProvider {
       throw error;
     }
     try {
-      return await parseIcsFeedOffThread(text, range.start, range.end);
+      // Text comes back cut to what a booking keeps: nothing longer crosses to this thread.
+      return await parseIcsFeedOffThread(text, range.start, range.end, IMPORTED_TEXT_LIMITS);
     } catch (error) {
       if (error instanceof FeedParseError) throw new UpstreamFailedError(error.message);
       throw error;

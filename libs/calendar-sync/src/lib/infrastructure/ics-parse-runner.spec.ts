@@ -1,3 +1,4 @@
+import { IMPORTED_TEXT_LIMITS } from '@almanac/scheduling';
 import { FIXTURE_RANGE, readFixture } from '../../testing/fixtures';
 import { FeedParseError } from './ics-parser';
 import { PARSE_QUEUE_MAX, parseIcsFeedOffThread } from './ics-parse-runner';
@@ -7,7 +8,7 @@ describe('parseIcsFeedOffThread', () => {
     const feed = readFixture('google');
     const extra = 8;
     // All asked for in the same tick: none has started yet, so every one of them has to wait.
-    const outcomes = await Promise.allSettled(Array.from({ length: PARSE_QUEUE_MAX + extra }, () => parseIcsFeedOffThread(feed, FIXTURE_RANGE.start, FIXTURE_RANGE.end)));
+    const outcomes = await Promise.allSettled(Array.from({ length: PARSE_QUEUE_MAX + extra }, () => parseIcsFeedOffThread(feed, FIXTURE_RANGE.start, FIXTURE_RANGE.end, IMPORTED_TEXT_LIMITS)));
     const parsed = outcomes.filter((o) => o.status === 'fulfilled');
     const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
     expect(parsed).toHaveLength(PARSE_QUEUE_MAX);
@@ -17,6 +18,6 @@ describe('parseIcsFeedOffThread', () => {
       expect((r.reason as Error).message).toBe('too many calendar feeds are being read at once; try again shortly');
     }
     // The queue drains: the next feed is read again.
-    await expect(parseIcsFeedOffThread(feed, FIXTURE_RANGE.start, FIXTURE_RANGE.end)).resolves.not.toHaveLength(0);
+    await expect(parseIcsFeedOffThread(feed, FIXTURE_RANGE.start, FIXTURE_RANGE.end, IMPORTED_TEXT_LIMITS)).resolves.not.toHaveLength(0);
   });
 });

@@ -1,6 +1,10 @@
+import { IMPORTED_TEXT_LIMITS } from '@almanac/scheduling';
 import { readFixture, FIXTURE_RANGE } from '../../testing/fixtures';
-import { feedSkipReason } from '../domain/feed-occurrence';
-import { FeedParseError, parseIcsFeed } from './ics-parser';
+import { feedSkipReason, MAX_FEED_UID_LENGTH } from '../domain/feed-occurrence';
+import { FeedParseError, MAX_RESULT_CHARS, parseIcsFeed as parseWithLimits } from './ics-parser';
+
+/** The parse as the import runs it: text cut to what a booking keeps. */
+const parseIcsFeed = (source: string, start: Date, end: Date, now?: () => number) => parseWithLimits(source, start, end, { limits: IMPORTED_TEXT_LIMITS, now });
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -16,7 +20,7 @@ describe('parseIcsFeed', () => {
       ['2027-04-06T14:00:00.000Z', '2027-04-06T15:00:00.000Z', '2027-04-06T14:00:00.000Z', 'Weekly standup'],
     ]);
     expect(weekly[2]!.location).toBe('Room 7');
-    expect(weekly[0]!.organizer).toEqual({ name: 'Team Lead', email: 'lead@example.com' });
+    expect(weekly[0]!.contact).toEqual({ name: 'Team Lead', email: 'lead@example.com' });
 
     const dentist = occurrences.find((o) => o.uid === 'dentist-0305@google.com')!;
     expect([iso(dentist.start), iso(dentist.end), dentist.location]).toEqual([
@@ -47,7 +51,7 @@ describe('parseIcsFeed', () => {
       ['2027-03-29T07:00:00.000Z', '2027-03-29T08:00:00.000Z'],
       ['2027-04-02T10:00:00.000Z', '2027-04-02T11:30:00.000Z'],
     ]);
-    expect(occurrences[0]!.attendees).toEqual([{ name: 'Alex Berg', email: 'alex@example.org' }]);
+    expect(occurrences[0]!.contact).toEqual({ name: 'Alex Berg', email: 'alex@example.org' });
   });
 
   it('reads Apple feeds: RRULE with UNTIL plus an RDATE', () => {
@@ -118,4 +122,47 @@ it('stops a parse that runs past its time budget', () => {
   expect(() => parseIcsFeed(feed, new Date('2026-01-01T00:00:00Z'), new Date('2026-03-01T00:00:00Z'), () => (clock += 1000))).toThrow(
     'the feed takes too long to read',
   );
+});
+
+describe('parseIcsFeed hands back bounded text', () => {
+  const range = { start: new Date('2027-01-01T00:00:00Z'), end: new Date('2028-01-01T00:00:00Z') };
+  const calendar = (...events: string[][]) => ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//t//EN', ...events.flat(), 'END:VCALENDAR', ''].join('\r\n');
+  const event = (uid: string, ...lines: string[]) => ['BEGIN:VEVENT', `UID:${uid}`, 'DTSTART:20270101T000000Z', 'DTEND:20270101T003000Z', ...lines, 'END:VEVENT'];
+
+  it('cuts a 400 KB SUMMARY repeated hourly over a year to the 300 characters a booking keeps', () => {
+    const summary = 'A'.repeat(300) + 'B'.repeat(400_000);
+    const occurrences = parseIcsFeed(calendar(event('big', `SUMMARY:${summary}`, 'RRULE:FREQ=HOURLY')), range.start, range.end);
+    expect(occurrences).toHaveLength(365 * 24);
+    expect(new Set(occurrences.map((o) => o.summary))).toEqual(new Set(['A'.repeat(300)]));
+  });
+
+  it('cuts the place and the contact, keeps one character of a too-long e-mail over its limit, and gives the first attendee only', () => {
+    const email = `${'e'.repeat(400)}@example.com`;
+    const attendees = Array.from({ length: 5_000 }, (_, i) => `ATTENDEE;CN=Guest ${i}:mailto:guest${i}@example.com`);
+    const [first] = parseIcsFeed(
+      calendar(event('cut', `LOCATION:${'L'.repeat(1_000)}`, `ORGANIZER;CN=${'N'.repeat(1_000)}:mailto:${email}`), event('many', ...attendees)),
+      range.start,
+      range.end,
+    );
+    expect(first!.location).toBe('L'.repeat(300));
+    expect(first!.contact).toEqual({ name: 'N'.repeat(300), email: email.slice(0, 321) });
+    const many = parseIcsFeed(calendar(event('many', ...attendees)), range.start, range.end);
+    expect(many[0]!.contact).toEqual({ name: 'Guest 0', email: 'guest0@example.com' });
+  });
+
+  it('skips an event whose UID is over 1,000 characters as one invalid occurrence, without expanding it', () => {
+    const long = 'u'.repeat(MAX_FEED_UID_LENGTH + 1);
+    const longest = 'u'.repeat(MAX_FEED_UID_LENGTH);
+    const occurrences = parseIcsFeed(calendar(event(long, 'RRULE:FREQ=HOURLY'), event(longest, 'SUMMARY:Kept')), range.start, range.end);
+    expect(occurrences.map((o) => [o.uid.length, feedSkipReason(o)])).toEqual([
+      [0, 'invalid'],
+      [MAX_FEED_UID_LENGTH, null],
+    ]);
+  });
+
+  it(`refuses a feed whose occurrences hold more than ${MAX_RESULT_CHARS} characters of text in all`, () => {
+    // ~2,200 characters an occurrence, hourly for a year: ~19 million.
+    const full = event('x'.repeat(MAX_FEED_UID_LENGTH), 'RRULE:FREQ=HOURLY', `SUMMARY:${'s'.repeat(300)}`, `LOCATION:${'l'.repeat(300)}`, `ORGANIZER;CN=${'n'.repeat(300)}:mailto:${'m'.repeat(330)}`);
+    expect(() => parseIcsFeed(calendar(full), range.start, range.end)).toThrow(new FeedParseError(`the feed's events hold more than ${MAX_RESULT_CHARS} characters of text in range`));
+  });
 });

@@ -1,6 +1,6 @@
 import ICAL from 'ical.js';
 import { isIanaTimeZone, zonedTimeToUtc } from '@almanac/shared';
-import { FeedOccurrence, Person } from '../domain/feed-occurrence';
+import { FeedOccurrence, FeedTextLimits, MAX_FEED_UID_LENGTH, Person } from '../domain/feed-occurrence';
 
 type Component = InstanceType<typeof ICAL.Component>;
 type Time = InstanceType<typeof ICAL.Time>;
@@ -18,6 +18,16 @@ export const MAX_ITERATIONS = 200_000;
 
 /** Wall-clock budget of one parse, checked while expanding (the worker's deadline is the hard stop). */
 export const MAX_PARSE_MS = 5_000;
+
+/**
+ * The most text one parse hands back, in characters, over all occurrences (UIDs, titles, places, the
+ * contact's name and e-mail). Each occurrence's text is cut to what a booking stores (a little over
+ * 2,000 characters with a UID of 1,000), but the 50,000 occurrences a parse may give could still hold
+ * 100 million characters, copied to the import's thread and kept while it runs. Real calendars spend
+ * ~200 characters an occurrence (a UID of ~50, a title of ~40, a place, a person), so 50,000 of them
+ * take ~10 million: 16 Mi leaves room and bounds what an import keeps in memory to ~32 MB of text.
+ */
+export const MAX_RESULT_CHARS = 16 * 1024 * 1024;
 
 /** Real zones have a handful of STANDARD/DAYLIGHT observances, each YEARLY at most. */
 const MAX_TIMEZONE_OBSERVANCES = 50;
@@ -46,17 +56,26 @@ function toInstant(time: Time, tzid: string | null): Date {
 function text(component: Component, name: string): string | null {
   const value = component.getFirstPropertyValue(name);
   if (value === null || value === undefined) return null;
-  const str = String(value).trim();
-  return str.length > 0 ? str : null;
+  return cut(String(value), Number.MAX_SAFE_INTEGER);
 }
 
-function person(component: Component, name: string): Person[] {
-  return component.getAllProperties(name).map((property) => {
-    const value = String(property.getFirstValue() ?? '');
-    const email = /^mailto:/i.test(value) ? value.replace(/^mailto:/i, '').trim() || null : null;
-    const cn = property.getParameter('cn');
-    return { name: typeof cn === 'string' && cn.trim() ? cn.trim() : null, email };
-  });
+const NUL = String.fromCharCode(0);
+
+/**
+ * Text as a booking keeps it: NUL dropped (PostgreSQL refuses it), trimmed, at most `max` characters;
+ * empty → null. Read once per VEVENT (see eventText), so a long text costs its length once.
+ */
+function cut(value: string, max: number): string | null {
+  const clean = (value.includes(NUL) ? value.split(NUL).join('') : value).trim();
+  return clean.length === 0 ? null : clean.slice(0, max);
+}
+
+function person(property: InstanceType<typeof ICAL.Property>, limits: FeedTextLimits): Person {
+  const value = String(property.getFirstValue() ?? '');
+  // One character over the limit: a booking drops an e-mail that long rather than cutting it.
+  const email = /^mailto:/i.test(value) ? cut(value.replace(/^mailto:/i, ''), limits.attendeeEmail + 1) : null;
+  const cn = property.getParameter('cn');
+  return { name: typeof cn === 'string' ? cut(cn, limits.attendeeName) : null, email };
 }
 
 function tzidOf(component: Component, name: string): string | null {
@@ -64,31 +83,46 @@ function tzidOf(component: Component, name: string): string | null {
   return typeof tzid === 'string' ? tzid : null;
 }
 
-function describe(event: IcalEvent, item: IcalEvent, start: Time, end: Time, recurrenceId: Date | null): FeedOccurrence {
-  const component = item.component;
-  const tzid = tzidOf(component, 'dtstart') ?? tzidOf(event.component, 'dtstart');
-  const organizer = person(component, 'organizer')[0] ?? null;
-  return {
-    uid: text(event.component, 'uid') ?? '',
-    recurrenceId,
-    summary: text(component, 'summary'),
-    location: text(component, 'location'),
-    start: toInstant(start, tzid),
-    end: toInstant(end, tzidOf(component, 'dtend') ?? tzid),
-    allDay: start.isDate,
-    status: text(component, 'status')?.toUpperCase() ?? null,
-    transparent: text(component, 'transp')?.toUpperCase() === 'TRANSPARENT',
-    organizer,
-    attendees: person(component, 'attendee'),
-  };
+/** What every occurrence of one VEVENT (a series or an override) says, read and cut once. */
+interface EventText {
+  readonly uid: string;
+  readonly summary: string | null;
+  readonly location: string | null;
+  readonly status: string | null;
+  readonly transparent: boolean;
+  readonly contact: Person | null;
+  /** Characters of the texts but the UID (an occurrence's UID is its series'), for the result's bound. */
+  readonly size: number;
+}
+
+function eventText(component: Component, limits: FeedTextLimits): EventText {
+  const property = (name: string) => String(component.getFirstPropertyValue(name) ?? '');
+  const summary = cut(property('summary'), limits.title);
+  const location = cut(property('location'), limits.location);
+  const status = cut(property('status'), 20)?.toUpperCase() ?? null;
+  const transparent = cut(property('transp'), 20)?.toUpperCase() === 'TRANSPARENT';
+  // The organizer, else the first attendee: the one person an imported booking is for.
+  const contactProperty = component.getFirstProperty('organizer') ?? component.getFirstProperty('attendee');
+  const contact = contactProperty ? person(contactProperty, limits) : null;
+  const uid = text(component, 'uid') ?? '';
+  const size = (summary?.length ?? 0) + (location?.length ?? 0) + (contact?.name?.length ?? 0) + (contact?.email?.length ?? 0);
+  return { uid, summary, location, status, transparent, contact, size };
 }
 
 /**
  * Parses an iCalendar (RFC 5545) feed and returns every occurrence that starts within
  * [rangeStart, rangeEnd): RRULE/RDATE/EXDATE expanded, RECURRENCE-ID overrides applied.
- * Events that cannot be read (no DTSTART, broken rules) come back as `invalid` candidates.
+ * Events that cannot be read (no DTSTART, broken rules, a UID over MAX_FEED_UID_LENGTH) come back as
+ * `invalid` candidates. What it hands back is bounded: text cut to `limits`, only the contact of each
+ * occurrence (not every attendee), at most MAX_OCCURRENCES occurrences and MAX_RESULT_CHARS of text.
  */
-export function parseIcsFeed(source: string, rangeStart: Date, rangeEnd: Date, now: () => number = Date.now): FeedOccurrence[] {
+export function parseIcsFeed(
+  source: string,
+  rangeStart: Date,
+  rangeEnd: Date,
+  options: { limits: FeedTextLimits; now?: () => number },
+): FeedOccurrence[] {
+  const { limits, now = Date.now } = options;
   const deadline = now() + MAX_PARSE_MS;
   let calendar: Component;
   try {
@@ -100,26 +134,7 @@ export function parseIcsFeed(source: string, rangeStart: Date, rangeEnd: Date, n
   if (calendar.name !== 'vcalendar') throw new FeedParseError('not an iCalendar feed: no VCALENDAR');
   sanitizeTimezones(calendar);
 
-  const vevents = calendar.getAllSubcomponents('vevent');
-  const exceptionsByUid = new Map<string, Component[]>();
-  const masters: Component[] = [];
-  for (const vevent of vevents) {
-    const uid = text(vevent, 'uid') ?? '';
-    if (vevent.hasProperty('recurrence-id')) {
-      const overrides = exceptionsByUid.get(uid);
-      if (overrides) overrides.push(vevent);
-      else exceptionsByUid.set(uid, [vevent]);
-    } else {
-      masters.push(vevent);
-    }
-  }
-
   const occurrences: FeedOccurrence[] = [];
-  const push = (occurrence: FeedOccurrence) => {
-    if (occurrence.start.getTime() < rangeStart.getTime() || occurrence.start.getTime() >= rangeEnd.getTime()) return;
-    occurrences.push(occurrence);
-    if (occurrences.length > MAX_OCCURRENCES) throw new FeedParseError(`the feed has more than ${MAX_OCCURRENCES} occurrences in range`);
-  };
   const invalid = (uid: string): FeedOccurrence => ({
     uid,
     recurrenceId: null,
@@ -130,9 +145,60 @@ export function parseIcsFeed(source: string, rangeStart: Date, rangeEnd: Date, n
     allDay: false,
     status: null,
     transparent: false,
-    organizer: null,
-    attendees: [],
+    contact: null,
   });
+
+  const vevents = calendar.getAllSubcomponents('vevent');
+  const exceptionsByUid = new Map<string, Component[]>();
+  const masters: Component[] = [];
+  for (const vevent of vevents) {
+    const uid = text(vevent, 'uid') ?? '';
+    // Skipped whole, before any expansion: one `invalid` for the event.
+    if (uid.length > MAX_FEED_UID_LENGTH) {
+      occurrences.push(invalid(''));
+      continue;
+    }
+    if (vevent.hasProperty('recurrence-id')) {
+      const overrides = exceptionsByUid.get(uid);
+      if (overrides) overrides.push(vevent);
+      else exceptionsByUid.set(uid, [vevent]);
+    } else {
+      masters.push(vevent);
+    }
+  }
+
+  // Every occurrence of a VEVENT shares its text: read and cut once per component.
+  const texts = new Map<Component, EventText>();
+  const textOf = (component: Component): EventText => {
+    let found = texts.get(component);
+    if (!found) texts.set(component, (found = eventText(component, limits)));
+    return found;
+  };
+  const describe = (event: IcalEvent, item: IcalEvent, start: Time, end: Time, recurrenceId: Date | null): FeedOccurrence => {
+    const component = item.component;
+    const tzid = tzidOf(component, 'dtstart') ?? tzidOf(event.component, 'dtstart');
+    const { summary, location, status, transparent, contact } = textOf(component);
+    return {
+      uid: textOf(event.component).uid,
+      recurrenceId,
+      summary,
+      location,
+      start: toInstant(start, tzid),
+      end: toInstant(end, tzidOf(component, 'dtend') ?? tzid),
+      allDay: start.isDate,
+      status,
+      transparent,
+      contact,
+    };
+  };
+  let resultChars = 0;
+  const push = (occurrence: FeedOccurrence, component: Component) => {
+    if (occurrence.start.getTime() < rangeStart.getTime() || occurrence.start.getTime() >= rangeEnd.getTime()) return;
+    occurrences.push(occurrence);
+    if (occurrences.length > MAX_OCCURRENCES) throw new FeedParseError(`the feed has more than ${MAX_OCCURRENCES} occurrences in range`);
+    resultChars += occurrence.uid.length + textOf(component).size;
+    if (resultChars > MAX_RESULT_CHARS) throw new FeedParseError(`the feed's events hold more than ${MAX_RESULT_CHARS} characters of text in range`);
+  };
 
   let steps = 0;
   const step = () => {
@@ -151,7 +217,7 @@ export function parseIcsFeed(source: string, rangeStart: Date, rangeEnd: Date, n
       if (!event.isRecurring()) {
         const start = event.startDate;
         const end = event.endDate;
-        push(describe(event, event, start, end, null));
+        push(describe(event, event, start, end, null), master);
         continue;
       }
       const iterator = event.iterator();
@@ -165,13 +231,13 @@ export function parseIcsFeed(source: string, rangeStart: Date, rangeEnd: Date, n
           // A moved occurrence may land in range although its original slot is later: exceptions are checked below.
           break;
         }
-        push(occurrence);
+        push(occurrence, details.item.component);
       }
       // Overrides whose original slot lies past where iteration stopped but whose new time is in range.
       for (const exception of Object.values(event.exceptions as unknown as Record<string, IcalEvent>)) {
         const recurrenceId = toInstant(exception.recurrenceId, tzidOf(exception.component, 'recurrence-id') ?? tzidOf(master, 'dtstart'));
         if (recurrenceId.getTime() < rangeEnd.getTime()) continue;
-        push(describe(event, exception, exception.startDate, exception.endDate, recurrenceId));
+        push(describe(event, exception, exception.startDate, exception.endDate, recurrenceId), exception.component);
       }
     } catch (error) {
       if (error instanceof FeedParseError) throw error;
@@ -186,7 +252,7 @@ export function parseIcsFeed(source: string, rangeStart: Date, rangeEnd: Date, n
       try {
         const event = new ICAL.Event(orphan);
         const recurrenceId = toInstant(event.recurrenceId, tzidOf(orphan, 'recurrence-id'));
-        push(describe(event, event, event.startDate, event.endDate, recurrenceId));
+        push(describe(event, event, event.startDate, event.endDate, recurrenceId), orphan);
       } catch {
         occurrences.push(invalid(uid));
       }

@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import {
   Clock,
   DomainEvent,
+  inTurns,
   InvalidReferenceError,
   isUuid,
   newId,
@@ -130,11 +131,14 @@ export class ExternalBookingsService {
     if (timezone === null) throw new InvalidReferenceError('schedule_id');
 
     const outcome: ExternalSyncOutcome = { synced: 0, updated: 0, cancelled: 0, duplicate: 0, conflict: 0 };
+    // Tens of thousands of occurrences are walked in slices (inTurns), and written and announced in
+    // batches: no step holds the event loop for long, no statement carries more than one batch.
     const { unique, repeated } = uniqueImportedBookings(items);
     outcome.duplicate += repeated;
-    const wanted = new Map<string, ImportedBooking>(unique.map((o) => [o.key, o]));
+    const wanted = new Map<string, ImportedBooking>();
+    await inTurns(unique, (o) => wanted.set(o.key, o));
 
-    const uids = [...new Set([...wanted.values()].map((o) => o.externalUid))];
+    const uids = [...new Set(unique.map((o) => o.externalUid))];
     const existingRows = await this.repository.loadImported(
       em,
       organizationId,
@@ -144,46 +148,45 @@ export class ExternalBookingsService {
       uids,
     );
     const existing = new Map<string, ImportedBookingRow>();
-    for (const row of existingRows) {
+    // Vanished first: their time is free for the moves and new bookings below.
+    const vanished: string[] = [];
+    await inTurns(existingRows, (row) => {
       const key = importedBookingKey(row.external_uid ?? '', row.recurrence_id);
       const current = existing.get(key);
       if (!current || rank(row) < rank(current)) existing.set(key, row);
-    }
-
-    // Vanished first: their time is free for the moves and new bookings below.
-    const vanished = existingRows
-      .filter((row) => isActiveBookingStatus(row.status))
-      .filter((row) => row.start_time >= rangeStart && row.start_time < rangeEnd)
-      .filter((row) => !wanted.has(importedBookingKey(row.external_uid ?? '', row.recurrence_id)))
-      .map((row) => row.id);
+      if (isActiveBookingStatus(row.status) && row.start_time >= rangeStart && row.start_time < rangeEnd && !wanted.has(key)) vanished.push(row.id);
+    });
     const now = this.clock.now();
-    const cancelledIds = await this.repository.cancelMany(em, organizationId, vanished, now);
+    const cancelledIds: string[] = [];
+    for (let i = 0; i < vanished.length; i += BATCH_SIZE) {
+      cancelledIds.push(...(await this.repository.cancelMany(em, organizationId, vanished.slice(i, i + BATCH_SIZE), now)));
+    }
     outcome.cancelled = cancelledIds.length;
 
     const inserts: ImportRow[] = [];
     const updates: ImportUpdateRow[] = [];
-    const ordered = [...wanted.entries()].sort(
-      ([ka, a], [kb, b]) => a.start.getTime() - b.start.getTime() || (ka < kb ? -1 : ka > kb ? 1 : 0),
-    );
-    for (const [key, o] of ordered) {
+    // By start, then key: the start read once per occurrence, not once per comparison.
+    const ordered = [...wanted.entries()].map(([key, o]) => ({ key, o, start: o.start.getTime() }));
+    ordered.sort((a, b) => a.start - b.start || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    await inTurns(ordered, ({ key, o }) => {
       if (!isBookableSpan(o.start, o.end)) {
         outcome.conflict += 1;
-        continue;
+        return;
       }
       const row = existing.get(key);
       if (!row) {
         // ImportedBooking's fields are own properties (its key is a getter and does not spread).
         inserts.push({ id: newId(), ...o });
-        continue;
+        return;
       }
       const active = isActiveBookingStatus(row.status);
       const revivable = row.status === 'CANCELLED' && row.cancelled_by_sync;
       if ((active && sameDetails(row, o)) || (!active && !revivable)) {
         outcome.duplicate += 1;
-        continue;
+        return;
       }
       updates.push({ ...o, id: row.id, reactivate: revivable });
-    }
+    });
 
     const updatedIds: string[] = [];
     const insertedIds: string[] = [];
@@ -226,6 +229,7 @@ export class ExternalBookingsService {
   /**
    * One booking event per booking the import changed, in its transaction: created, cancelled
    * (vanished from the feed), confirmed (brought back after an earlier import cancelled it) or updated.
+   * Read, built and recorded a batch at a time.
    */
   private async announce(
     em: EntityManager,
@@ -233,35 +237,36 @@ export class ExternalBookingsService {
     before: ImportedBookingRow[],
     ids: { cancelled: string[]; updated: string[]; inserted: string[] },
   ): Promise<void> {
-    const previous = new Map(before.map((row) => [row.id, row.status]));
-    const changed = await this.bookings.findByIds(em, organizationId, [
-      ...ids.cancelled,
-      ...ids.updated,
-      ...ids.inserted,
-    ]);
-    const byId = new Map(changed.map((b) => [b.id, b]));
+    const previous = new Map<string, ImportedBookingRow['status']>();
+    await inTurns(before, (row) => previous.set(row.id, row.status));
     const occurredAt = this.clock.now();
-    const events: DomainEvent[] = [];
-    const push = (id: string, type: string, previousStatus?: string) => {
-      const booking = byId.get(id);
-      if (!booking) return;
-      const event: DomainEvent = {
-        type,
-        organizationId,
-        data: toBookingResponse(booking) as unknown as Record<string, unknown>,
-        occurredAt,
-      };
-      if (previousStatus !== undefined) event.previousStatus = previousStatus;
-      events.push(event);
-    };
-    for (const id of ids.cancelled) push(id, 'booking.cancelled', previous.get(id));
-    for (const id of ids.updated) {
-      const was = previous.get(id);
-      if (was === 'CANCELLED') push(id, 'booking.confirmed', was);
-      else push(id, 'booking.updated');
+    const changes: Array<{ id: string; kind: 'cancelled' | 'updated' | 'inserted' }> = [
+      ...ids.cancelled.map((id) => ({ id, kind: 'cancelled' as const })),
+      ...ids.updated.map((id) => ({ id, kind: 'updated' as const })),
+      ...ids.inserted.map((id) => ({ id, kind: 'inserted' as const })),
+    ];
+    for (let i = 0; i < changes.length; i += BATCH_SIZE) {
+      const batch = changes.slice(i, i + BATCH_SIZE);
+      const byId = new Map((await this.bookings.findByIds(em, organizationId, batch.map((c) => c.id))).map((b) => [b.id, b]));
+      const events: DomainEvent[] = [];
+      for (const change of batch) {
+        const booking = byId.get(change.id);
+        if (!booking) continue;
+        const was = previous.get(change.id);
+        const [type, previousStatus] =
+          change.kind === 'cancelled'
+            ? ['booking.cancelled', was]
+            : change.kind === 'inserted'
+              ? ['booking.created', undefined]
+              : was === 'CANCELLED'
+                ? ['booking.confirmed', was]
+                : ['booking.updated', undefined];
+        const event: DomainEvent = { type, organizationId, data: toBookingResponse(booking) as unknown as Record<string, unknown>, occurredAt };
+        if (previousStatus !== undefined) event.previousStatus = previousStatus;
+        events.push(event);
+      }
+      await this.outbox.record(em, ...events);
     }
-    for (const id of ids.inserted) push(id, 'booking.created');
-    await this.outbox.record(em, ...events);
   }
 
   /**

@@ -4,6 +4,13 @@ export const IMPORTED_LOCATION_MAX = 300;
 export const IMPORTED_ATTENDEE_NAME_MAX = 300;
 /** An e-mail longer than this is dropped (null), not cut. */
 export const IMPORTED_ATTENDEE_EMAIL_MAX = 320;
+/** The limits above, for a feed's parser to cut text to before it hands the text on. */
+export const IMPORTED_TEXT_LIMITS = {
+  title: IMPORTED_TITLE_MAX,
+  location: IMPORTED_LOCATION_MAX,
+  attendeeName: IMPORTED_ATTENDEE_NAME_MAX,
+  attendeeEmail: IMPORTED_ATTENDEE_EMAIL_MAX,
+} as const;
 /** The title of an occurrence without one. */
 export const IMPORTED_DEFAULT_TITLE = '(no title)';
 /** The attendee's name when neither the feed nor the integration gives one. */
@@ -84,15 +91,22 @@ export class ImportedBooking {
     );
   }
 
-  /** The occurrence's identity among a schedule's imported bookings: UID and recurrence id. */
+  #key: string | undefined;
+
+  /** The occurrence's identity among a schedule's imported bookings: UID and recurrence id (worked out once). */
   get key(): string {
-    return importedBookingKey(this.externalUid, this.recurrenceId);
+    // recurrenceId is normalized already (from): no need to parse it again.
+    return (this.#key ??= keyOf(this.externalUid, this.recurrenceId));
   }
 }
 
 /** The identity key of (UID, recurrence id); recurrence ids are compared normalized. */
 export function importedBookingKey(uid: string, recurrenceId: string | null): string {
-  return `${uid}${NUL}${normalizeRecurrenceId(recurrenceId) ?? ''}`;
+  return keyOf(uid, normalizeRecurrenceId(recurrenceId));
+}
+
+function keyOf(uid: string, normalizedRecurrenceId: string | null): string {
+  return `${uid}${NUL}${normalizedRecurrenceId ?? ''}`;
 }
 
 /** The first booking of each identity, in order, and how many repeats were left out. */
