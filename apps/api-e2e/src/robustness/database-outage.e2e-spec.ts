@@ -1,5 +1,5 @@
 import { freePort } from '@almanac/shared';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, httpRequest, runBuilt } from '../identity/support/built-app';
@@ -67,6 +67,98 @@ describe('when the database goes away and comes back (e2e)', () => {
     await t.api.post('/api/v1/schedules').set(a.auth).send({ name: 'After' }).expect(201);
     const names = await t.query<{ name: string }>(`SELECT name FROM schedules WHERE organization_id = $1 ORDER BY created_at`, [a.orgId]);
     expect(names.map((n) => n.name)).toEqual(['Before', 'After']);
+  }, 120_000);
+});
+
+/** The postmaster of the cluster in `dataDir` and every process under it (backends, checkpointer, …). */
+function postgresProcesses(dataDir: string): number[] {
+  const postmaster = Number(readFileSync(join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n', 1)[0]);
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(entry)) continue;
+    try {
+      // "pid (comm) state ppid …": the command may hold spaces or parentheses, so read after the last ')'.
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const found = [postmaster];
+  for (let i = 0; i < found.length; i++) for (const [pid, parent] of parents) if (parent === found[i]) found.push(pid);
+  return found;
+}
+
+/**
+ * PostgreSQL stops answering (SIGSTOP: its sockets stay open, nothing is refused or
+ * closed). A write answers 503 `database_unavailable` within 5 s, readiness 503 within 2 s, never a
+ * hung request (the client gives up at those bounds and the test fails); after SIGCONT everything
+ * answers again without a restart, and the write's Idempotency-Key runs it once.
+ */
+describe('when the database stops answering, its connections open (e2e)', () => {
+  let dataDir: string;
+  let pg: PostgresProcess;
+  let t: TestApp;
+  let a: Tenant;
+  let frozen: number[] = [];
+  const signal = (name: NodeJS.Signals) => frozen.forEach((pid) => process.kill(pid, name));
+
+  beforeAll(async () => {
+    await ensureBuilt();
+    dataDir = mkdtempSync(join(tmpdir(), 'almanac-frozen-'));
+    pg = await startPostgresProcess(dataDir, await freePort());
+    // The configured defaults: nothing here is tuned for the test.
+    t = await createTestApp({ config: { databaseUrl: pg.url, apiKeyCacheSeconds: 60 } });
+    a = await t.tenant();
+  }, 300_000);
+
+  afterAll(async () => {
+    signal('SIGCONT');
+    await t?.close().catch(() => undefined);
+    await pg?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('answers 503 within the bounds while frozen, and recovers by itself when it resumes', async () => {
+    await t.api.post('/api/v1/schedules').set(a.auth).send({ name: 'Before' }).expect(201);
+    await t.api.get('/health/ready').expect(200);
+    frozen = postgresProcesses(dataDir);
+    signal('SIGSTOP');
+    try {
+      const timed = async <T>(request: PromiseLike<T>) => {
+        const started = Date.now();
+        const answer = await request;
+        return { answer, ms: Date.now() - started };
+      };
+      const write = await timed(t.api.post('/api/v1/schedules').set(a.auth).set('Idempotency-Key', 'frozen-write').send({ name: 'During' }).timeout(5_000));
+      expect([write.answer.status, write.answer.body.code, write.answer.headers['retry-after']]).toEqual([503, 'database_unavailable', '5']);
+      const ready = await timed(t.api.get('/health/ready').timeout(2_000));
+      expect([ready.answer.status, ready.answer.body.code]).toEqual([503, 'database_unavailable']);
+      const read = await timed(t.api.get('/api/v1/schedules').set(a.auth).timeout(5_000));
+      expect(read.answer.status).toBe(503);
+      // For the record (the bounds themselves are the requests' timeouts above).
+      console.info(`frozen database: write 503 in ${write.ms} ms, ready 503 in ${ready.ms} ms, read 503 in ${read.ms} ms`);
+      await t.api.get('/health/live').timeout(2_000).expect(200);
+    } finally {
+      signal('SIGCONT');
+    }
+
+    await eventually(async () => (await t.raw().get('/health/ready')).status === 200);
+    await t.api.post('/api/v1/schedules').set(a.auth).send({ name: 'After' }).expect(201);
+    // The write answered 503 never ran; its key, claimed while the database was away, is freed once it
+    // is back, so the retry runs it: once.
+    let retried = 0;
+    await eventually(async () => {
+      const retry = await t.api.post('/api/v1/schedules').set(a.auth).set('Idempotency-Key', 'frozen-write').send({ name: 'During' });
+      expect([201, 409]).toContain(retry.status);
+      retried = retry.status;
+      return retry.status === 201;
+    });
+    expect(retried).toBe(201);
+    const replay = await t.api.post('/api/v1/schedules').set(a.auth).set('Idempotency-Key', 'frozen-write').send({ name: 'During' }).expect(201);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    const names = await t.query<{ name: string }>(`SELECT name FROM schedules WHERE organization_id = $1 ORDER BY created_at`, [a.orgId]);
+    expect(names.map((n) => n.name)).toEqual(['Before', 'After', 'During']);
   }, 120_000);
 });
 

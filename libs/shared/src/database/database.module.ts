@@ -11,6 +11,7 @@ import { Outbox } from '../outbox/outbox';
 import { Transactions } from './transactions';
 import { PoolMetrics } from './pool-metrics';
 import { AuditLog } from '../audit/audit-log';
+import { clientWithDeadline, QueryDeadline } from './query-deadline';
 
 /** Holds the embedded server (when one was started) so it can be stopped after the pool closes. */
 @Injectable()
@@ -56,26 +57,40 @@ export class DatabaseServerModule {
 @Module({})
 export class DatabaseModule {
   static forRoot(options: DatabaseModuleOptions): DynamicModule {
+    // The statements' deadline: none while the migrations run, DATABASE_QUERY_TIMEOUT_MS afterwards.
+    const deadline = { now: { ms: 0 } as QueryDeadline, after: 0 };
     return {
       module: DatabaseModule,
       imports: [
         DatabaseServerModule.forRoot(),
         TypeOrmModule.forRootAsync({
           inject: [AppConfig, DatabaseServer],
-          useFactory: async (config: AppConfig, server: DatabaseServer) => ({
-            type: 'postgres' as const,
-            url: await server.resolveUrl(config),
-            autoLoadEntities: true,
-            synchronize: false,
-            migrationsRun: false,
-            migrations: options.migrations,
-            migrationsTableName: MIGRATIONS_TABLE,
-            extra: { max: options.poolSize ?? config.databasePoolSize, application_name: 'almanac' },
-            logging: false,
-          }),
+          useFactory: async (config: AppConfig, server: DatabaseServer) => {
+            deadline.after = config.databaseQueryTimeoutMs;
+            return {
+              type: 'postgres' as const,
+              url: await server.resolveUrl(config),
+              autoLoadEntities: true,
+              synchronize: false,
+              migrationsRun: false,
+              migrations: options.migrations,
+              migrationsTableName: MIGRATIONS_TABLE,
+              // Client-side bounds only (no startup parameter, no SET): they hold behind PgBouncer in
+              // transaction pooling mode too. See clientWithDeadline for why a late statement ends its connection.
+              extra: {
+                max: options.poolSize ?? config.databasePoolSize,
+                application_name: 'almanac',
+                connectionTimeoutMillis: config.databaseConnectTimeoutMs,
+                Client: clientWithDeadline(deadline.now),
+              },
+              logging: false,
+            };
+          },
           dataSourceFactory: async (dataSourceOptions?: DataSourceOptions) => {
             const dataSource = await new ConflictRetryingDataSource(dataSourceOptions!).initialize();
+            // Migrations may take long (an index on a big table) or wait for another instance's: no deadline until they are done.
             await runMigrationsLocked(dataSource);
+            deadline.now.ms = deadline.after;
             return dataSource;
           },
         }),

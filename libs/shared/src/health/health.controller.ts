@@ -4,6 +4,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { HttpProblem } from '../api/problem-details.filter';
 import { ApiProblems } from '../api/swagger';
+import { AppConfig } from '../config/app-config';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../database/db-availability';
 
 class HealthStatus {
@@ -14,7 +15,10 @@ class HealthStatus {
 @ApiTags('health')
 @Controller('health')
 export class HealthController {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly config: AppConfig,
+  ) {}
 
   @Get('live')
   @HttpCode(200)
@@ -25,13 +29,22 @@ export class HealthController {
   }
 
   @Get('ready')
-  @ApiOperation({ summary: 'Readiness: the database answers' })
+  @ApiOperation({ summary: 'Readiness: the database answers (within DATABASE_READY_TIMEOUT_MS, 1.5 s by default)' })
   @ApiOkResponse({ type: HealthStatus, description: 'The database is reachable' })
   @ApiProblems(503)
   async ready(): Promise<HealthStatus> {
-    try {
-      await this.dataSource.query('SELECT 1');
-    } catch {
+    // A database that stopped answering (frozen, not closed) must not hold the probe: not answered in
+    // time is not ready. The statement itself ends on its own deadline.
+    let timer: NodeJS.Timeout | undefined;
+    const answered = await Promise.race([
+      this.dataSource.query('SELECT 1').then(
+        () => true,
+        () => false,
+      ),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), this.config.databaseReadyTimeoutMs))),
+    ]);
+    clearTimeout(timer);
+    if (!answered) {
       throw new HttpProblem({
         status: 503,
         code: 'database_unavailable',

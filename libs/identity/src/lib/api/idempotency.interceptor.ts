@@ -1,7 +1,7 @@
 import { CallHandler, ExecutionContext, HttpStatus, Injectable, Logger, NestInterceptor } from '@nestjs/common';
 import { HTTP_CODE_METADATA } from '@nestjs/common/constants';
 import { Reflector } from '@nestjs/core';
-import { DomainError, ValidationFailedError } from '@almanac/shared';
+import { DomainError, isDatabaseUnavailable, ValidationFailedError } from '@almanac/shared';
 import type { Response } from 'express';
 import { catchError, from, mergeMap, Observable, of, throwError } from 'rxjs';
 import { IDEMPOTENCY_KEY_MAX_LENGTH, requestFingerprint } from '../domain/request-fingerprint';
@@ -67,11 +67,15 @@ export class IdempotencyInterceptor implements NestInterceptor {
             }
             return body;
           }),
-          catchError((error: unknown) =>
-            from(this.store.release(attemptId).catch((releaseError: unknown) => this.logger.warn({ err: releaseError }, 'could not release an idempotency key'))).pipe(
+          catchError((error: unknown) => {
+            // The database went away during the work, which may still commit when it is back: the key
+            // stays in progress (a retry gets 409 until it goes stale, as after a crash), and the 503
+            // is not held up by a release that would wait for the database too.
+            if (isDatabaseUnavailable(error)) return throwError(() => error);
+            return from(this.store.release(attemptId).catch((releaseError: unknown) => this.logger.warn({ err: releaseError }, 'could not release an idempotency key'))).pipe(
               mergeMap(() => throwError(() => error)),
-            ),
-          ),
+            );
+          }),
         );
       }
     }
