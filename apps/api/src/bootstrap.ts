@@ -18,7 +18,8 @@ import {
 } from '@almanac/shared';
 import helmet from 'helmet';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type HttpLogger, pinoHttp } from 'pino-http';
+import type { DestinationStream } from 'pino';
+import { type HttpLogger, type Options, pinoHttp } from 'pino-http';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { AppLogger } from './app-logger';
 import { AppModule } from './app.module';
@@ -32,6 +33,8 @@ export interface CreateAppOptions {
   shutdownHooks?: boolean;
   /** More modules to compose in (see AppModuleOptions.extraModules). */
   extraModules?: Array<Type<unknown> | DynamicModule>;
+  /** Where the JSON log lines go (default: stdout). Tests read them from here. */
+  logDestination?: DestinationStream;
 }
 
 export interface AlmanacApp {
@@ -59,8 +62,8 @@ export function redactSecretsInUrl(url: string): string {
  * read that context (the error filter logs the request id itself). Runs on the raw request right
  * after the request id (see AlmanacExpressAdapter), so every request that reaches Express is logged.
  */
-function accessLogMiddleware(config: AppConfig): HttpLogger<IncomingMessage> {
-  return pinoHttp({
+function accessLogMiddleware(config: AppConfig, destination?: DestinationStream): HttpLogger<IncomingMessage> {
+  const options: Options<IncomingMessage> = {
     level: config.logLevel,
     genReqId: (req: IncomingMessage) => (req as IncomingMessage & { id: string }).id,
     quietReqLogger: true,
@@ -72,7 +75,8 @@ function accessLogMiddleware(config: AppConfig): HttpLogger<IncomingMessage> {
       err: loggableError,
     },
     autoLogging: { ignore: (req: IncomingMessage) => (req.url ?? '').startsWith('/health') },
-  });
+  };
+  return destination ? pinoHttp(options, destination) : pinoHttp(options);
 }
 
 /**
@@ -80,8 +84,12 @@ function accessLogMiddleware(config: AppConfig): HttpLogger<IncomingMessage> {
  * metrics (with METRICS_TOKEN), the access log, the security headers. The bench's floor server runs
  * these same steps.
  */
-export function frontDoorOf(config: AppConfig, metricsStep?: FrontDoorStep): { steps: FrontDoorStep[]; accessLog: HttpLogger<IncomingMessage> } {
-  const accessLog = accessLogMiddleware(config);
+export function frontDoorOf(
+  config: AppConfig,
+  metricsStep?: FrontDoorStep,
+  logDestination?: DestinationStream,
+): { steps: FrontDoorStep[]; accessLog: HttpLogger<IncomingMessage> } {
+  const accessLog = accessLogMiddleware(config, logDestination);
   const steps: FrontDoorStep[] = [
     requestIdStep(),
     ...(metricsStep ? [metricsStep] : []),
@@ -109,7 +117,7 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Almanac
   // Requests are labelled with the route template Express matched; the router exists once the app does.
   let router: () => unknown = () => undefined;
   const metricsStep = metrics.enabled ? metrics.frontDoorStep(routeTemplates(() => router())) : undefined;
-  const { steps: frontDoor, accessLog } = frontDoorOf(config, metricsStep);
+  const { steps: frontDoor, accessLog } = frontDoorOf(config, metricsStep, options.logDestination);
   const app = await NestFactory.create<NestExpressApplication>(
     AppModule.register({ config, clock: options.clock, metrics, extraModules: options.extraModules }),
     new AlmanacExpressAdapter(frontDoor, (fields, message) => accessLog.logger.warn(fields, message), {

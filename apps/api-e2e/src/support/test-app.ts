@@ -5,6 +5,7 @@ import { IdentityService } from '@almanac/identity';
 import { AppConfig, Clock, ManualClock } from '@almanac/shared';
 import { createTestDatabase, OpenApiSchemas, OpenApiValidator } from '@almanac/shared/testing';
 import type { Server } from 'node:http';
+import { Writable } from 'node:stream';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { createApp } from '../../../api/src/bootstrap';
@@ -42,6 +43,21 @@ export interface TestAppOptions {
   clock?: ManualClock;
   /** Extra modules composed into the real app (probe controllers for cross-cutting tests). */
   extraModules?: Array<Type<unknown> | DynamicModule>;
+  /** Keep the app's JSON log lines (access log and Nest's own logs, from `info`) here instead of silencing them. */
+  logs?: LogLines;
+}
+
+/** The JSON log lines an app wrote, as objects (see TestAppOptions.logs). */
+export class LogLines extends Writable {
+  readonly lines: Array<Record<string, unknown>> = [];
+  /** Everything written, as text: to look for what must never be logged. */
+  text = '';
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, done: () => void): void {
+    this.text += chunk.toString();
+    for (const line of chunk.toString().split('\n')) if (line.trim()) this.lines.push(JSON.parse(line) as Record<string, unknown>);
+    done();
+  }
 }
 
 /**
@@ -53,12 +69,20 @@ export async function createTestApp(options: TestAppOptions = {}): Promise<TestA
   const config = new AppConfig({
     databaseUrl: database.url,
     appUrl: 'http://localhost:3000',
-    logLevel: 'silent',
+    logLevel: options.logs ? 'info' : 'silent',
     seedDemo: false,
     ...options.config,
   });
   const clock = options.clock ?? new ManualClock(new Date());
-  const { app, document } = await createApp({ config, clock: clock as Clock, quiet: true, extraModules: options.extraModules });
+  const { app, document } = await createApp({
+    config,
+    clock: clock as Clock,
+    quiet: !options.logs,
+    extraModules: options.extraModules,
+    logDestination: options.logs,
+  });
+  // Nest buffers its logs until the app listens (createApp builds it with bufferLogs); these apps never do.
+  if (options.logs) app.flushLogs();
   const server = app.getHttpServer() as Server;
   const dataSource = app.get<DataSource>(getDataSourceToken());
   const identity = app.get(IdentityService);

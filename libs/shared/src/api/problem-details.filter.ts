@@ -4,7 +4,6 @@ import { QueryFailedError } from 'typeorm';
 import { DomainError, FieldError } from '../domain/domain-error';
 import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../database/db-availability';
 import { isTransientConflict } from '../database/conflict-retry';
-import { loggableError } from './loggable-error';
 import { DEFAULT_CODE, errorStatusOf, STATUS_TITLE } from './error-status';
 import { PROBLEM_TYPE_BASE } from './problem';
 
@@ -119,6 +118,17 @@ export function toProblem(exception: unknown): ProblemInit {
   return { status: 500, code: 'internal', detail: 'An internal error occurred.' };
 }
 
+/**
+ * Answers that are the world's state, not a bug of ours: a database that cannot be reached, writes
+ * still conflicting after their retries (409), an external calendar that cannot be read. Logged as
+ * warnings with their code; any other 5xx is an error.
+ */
+const EXPECTED_FAILURES: Readonly<Record<string, string>> = {
+  database_unavailable: 'database unavailable',
+  write_conflict: 'write still conflicting after its retries',
+  upstream_failed: 'external calendar could not be read',
+};
+
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
   private readonly logger = new Logger('Errors');
@@ -129,13 +139,10 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     const res = http.getResponse<Response>();
     const problem = toProblem(exception);
     const requestId = (req as Request & { id?: unknown }).id;
-    if (problem.code === 'database_unavailable') {
-      this.logger.warn({ err: loggableError(exception), request_id: requestId }, 'database unavailable');
-    } else if (problem.code === 'write_conflict') {
-      this.logger.warn({ err: loggableError(exception), request_id: requestId }, 'write still conflicting after its retries');
-    } else if (problem.status >= 500) {
-      this.logger.error({ err: loggableError(exception), request_id: requestId }, 'unhandled error while serving request');
-    }
+    // The error itself goes to the logger: its `err` serializer (loggableError) describes it once.
+    const fields = { err: exception, code: problem.code, status: problem.status, request_id: requestId };
+    if (EXPECTED_FAILURES[problem.code]) this.logger.warn(fields, EXPECTED_FAILURES[problem.code]);
+    else if (problem.status >= 500) this.logger.error(fields, 'unhandled error while serving request');
     writeProblem(req, res, problem);
   }
 }
