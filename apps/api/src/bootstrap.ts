@@ -12,6 +12,7 @@ import {
   loggableError,
   Metrics,
   precomputedHeadersStep,
+  redactedUrl,
   requestIdStep,
   routeTemplates,
   serveOpenApi,
@@ -43,18 +44,6 @@ export interface AlmanacApp {
 }
 
 /**
- * A request's address as the log may keep it: the secrets some addresses carry (a preview link's
- * token, a calendar feed's token, the `key` of the Atom feed) are replaced, so whoever reads the
- * logs cannot open them.
- */
-export function redactSecretsInUrl(url: string): string {
-  return url
-    .replace(/^(\/public\/v1\/previews\/)[^/?#]+/, '$1[redacted]')
-    .replace(/^(\/calendar\/)[^/?#]+(\.ics)/, '$1[redacted]$2')
-    .replace(/([?&]key=)[^&#]*/g, '$1[redacted]');
-}
-
-/**
  * The access log: one JSON line per request (request id, method, url, status, response time), and the
  * pino instance Nest's own logs go through. Mounted as a plain Express middleware rather than through
  * nestjs-pino's LoggerModule, whose per-request AsyncLocalStorage context (promise hooks on every
@@ -69,7 +58,8 @@ function accessLogMiddleware(config: AppConfig, destination?: DestinationStream)
     quietReqLogger: true,
     // Whitelisting serializers: no header (Authorization, Cookie) or body ever reaches the log.
     serializers: {
-      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactSecretsInUrl(req.url) }),
+      // The URL without the secrets some carry: calendar feed and public booking tokens, `key` and `token` parameters.
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: redactedUrl(req.url) }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       // Every `{ err }` logged through this logger (Nest's logs included): never SQL parameters.
       err: loggableError,

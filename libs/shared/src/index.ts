@@ -37,3 +37,4 @@ export * from './metrics/metrics';
 export * from './audit/audit-log';
 export { SharedAuditLog1764300000100 } from './audit/audit-log.migration';
 export * from './runtime/turns';
+export * from './api/redacted-url';

@@ -37,8 +37,8 @@ class FailingModule {}
 
 /**
  * What the logs say about failures (the error itself: type, message, code, cause chain, never the SQL
- * parameters), and at which level (an expected 502/503 warns with its code, anything else 5xx is an
- * error).
+ * parameters), at which level (an expected 502/503 warns with its code, anything else 5xx is an
+ * error), and that no URL is logged with the secret it carries.
  */
 describe('the logs (e2e)', () => {
   const logs = new LogLines();
@@ -116,5 +116,32 @@ describe('the logs (e2e)', () => {
       err: { type: 'UpstreamFailedError', code: 'upstream_failed', message: 'The external calendar could not be read: the feed answered HTTP 503.' },
     });
     expect(logs.text).not.toContain('non-Error');
+  });
+
+  it('never logs the token of a calendar feed or a public address, nor key and token parameters', async () => {
+    const schedule = await t.api.post('/api/v1/schedules').set(a.auth).send({ name: 'Feed' }).expect(201);
+    const feed = await t.api.post(`/api/v1/schedules/${schedule.body.data.id}/calendar-feed`).set(a.auth).expect(201);
+    const token = /\/calendar\/([^/]+)\.ics$/.exec(feed.body.data.url)![1]!;
+    await t.raw().get(`/calendar/${token}.ics`).expect(200);
+    await t.raw().get(`/CALENDAR/${token}.ics?x=1`).expect(200);
+    await t.raw().get(`/calendar/unknownSECRET1.ics`).expect(404);
+    await t.raw().get('/public/v1/bookings/bkt_SECRET2/cancel').expect(404);
+    await t.raw().get('/public/v1/previews/SECRET3').expect(404);
+    await t.raw().get('/public/v1/posts.atom?lang=en&key=pk_SECRET4').expect(404);
+    await t.raw().get('/api/v1/schedules?token=SECRET5').set(a.auth).expect(200);
+
+    const urls = logs.lines.map((l) => (l['req'] as { url?: string } | undefined)?.url).filter((u): u is string => u !== undefined);
+    expect(urls).toEqual(
+      expect.arrayContaining([
+        '/calendar/[redacted].ics',
+        '/CALENDAR/[redacted].ics?x=1',
+        '/public/v1/bookings/[redacted]/cancel',
+        '/public/v1/previews/[redacted]',
+        '/public/v1/posts.atom?lang=en&key=[redacted]',
+        '/api/v1/schedules?token=[redacted]',
+      ]),
+    );
+    expect(logs.text).not.toContain(token);
+    expect(logs.text).not.toMatch(/SECRET[0-9]/);
   });
 });
