@@ -14,6 +14,7 @@ import {
   AppConfig,
   entityTagOf,
   findBodyProblems,
+  findHeaderProblems,
   findNulBytes,
   HttpProblem,
   IfMatchHeader,
@@ -175,7 +176,7 @@ async function main(): Promise<void> {
       const path = mark === -1 ? url : url.slice(0, mark);
       const rawQuery = mark === -1 ? {} : parseQuery(url.slice(mark + 1));
       const { body, errors } = await readJsonBody(req);
-      const problems = [...(url.includes('%00') ? findNulBytes(rawQuery) : []), ...errors].slice(0, MAX_REPORTED_ERRORS);
+      const problems = [...findHeaderProblems(req.headers), ...(url.includes('%00') ? findNulBytes(rawQuery) : []), ...errors].slice(0, MAX_REPORTED_ERRORS);
       if (problems.length > 0) throw new HttpProblem({ status: 400, code: 'validation_failed', detail: 'The request is invalid.', errors: problems });
 
       if (req.method === 'GET' && path === '/health/ready') return sendJson(req, res, headers, 200, await health.ready(), false);

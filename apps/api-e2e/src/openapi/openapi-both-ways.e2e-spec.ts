@@ -34,6 +34,9 @@ const REFUSED: BodyCase[] = [
   { operationId: 'Schedules_create', why: 'an unknown field', body: () => ({ name: 'A', colour: 'red' }), field: 'colour' },
   { operationId: 'Schedules_create', why: 'text over its length', body: () => ({ name: 'x'.repeat(301) }), field: 'name' },
   { operationId: 'Schedules_create', why: 'a time zone that is no IANA name', body: () => ({ name: 'A', timezone: 'UTC+1 summer' }), field: 'timezone' },
+  { operationId: 'Schedules_create', why: 'an override date with month 34 and day 37', body: () => ({ name: 'A', date_overrides: [{ date: '0883-34-37', intervals: [] }] }), field: 'date_overrides' },
+  { operationId: 'Schedules_create', why: 'an override on February 29 of a common year', body: () => ({ name: 'A', date_overrides: [{ date: '2027-02-29', intervals: [] }] }), field: 'date_overrides' },
+  { operationId: 'Schedules_create', why: 'an override date in year 0', body: () => ({ name: 'A', date_overrides: [{ date: '0000-01-01', intervals: [] }] }), field: 'date_overrides' },
   { operationId: 'Schedules_update', why: 'null for a field that cannot be cleared', body: () => ({ name: null }), field: 'name' },
   { operationId: 'EventTypes_create', why: 'a fractional duration', body: () => ({ title: 'T', duration: 30.5 }), field: 'duration' },
   { operationId: 'EventTypes_create', why: 'a duration under 1', body: () => ({ title: 'T', duration: 0 }), field: 'duration' },
@@ -114,6 +117,7 @@ const ACCEPTED: Array<Omit<BodyCase, 'field'>> = [
   { operationId: 'Bookings_create', why: 'null optional attendee fields', body: (r) => booking(r, { start_time: '2029-03-04T10:00:00Z', end_time: '2029-03-04T11:00:00Z' }, { phone: null, timezone: null, notes: null }) },
   { operationId: 'EventTypes_create', why: 'a #RGB colour, the longest duration and a 100-character slug', body: () => ({ title: 'T', duration: 1440, color: '#AbC', slug: `s${unique()}-${'a'.repeat(90)}`.slice(0, 100) }) },
   { operationId: 'Schedules_create', why: 'a name of 300 characters and a time zone', body: () => ({ name: 'x'.repeat(300), timezone: 'America/Argentina/Buenos_Aires' }) },
+  { operationId: 'Schedules_create', why: 'an override on February 29 of a leap year', body: () => ({ name: 'Leap', date_overrides: [{ date: '2028-02-29', intervals: [] }] }) },
   { operationId: 'Posts_create', why: 'every kind of content block', body: () => post({ content: [{ type: 'heading', level: 6, text: 'H' }, { type: 'paragraph', text: '' }, { type: 'image', url: 'HTTPS://cdn.example.com/a.png', alt: '' }, { type: 'list', items: ['a'] }, { type: 'quote', text: 'Q', author: 'A' }] }) },
   { operationId: 'Posts_create', why: 'scheduled with a future date', body: () => post({ status: 'scheduled', published_at: '2099-01-01T00:00:00Z' }) },
   { operationId: 'Webhooks_create', why: 'a null description', body: () => ({ url: 'http://127.0.0.1:9/y', events: ['booking.created'], description: null }) },
@@ -145,6 +149,9 @@ const QUERY_REFUSED: QueryCase[] = [
   { operationId: 'Posts_list', name: 'search', value: 'x'.repeat(501) },
   { operationId: 'Changes_page', name: 'limit', value: 0 },
   { operationId: 'Webhooks_deliveries', name: 'status', value: 'lost' },
+  { operationId: 'Changes_page', name: 'after', value: 'not a cursor' },
+  { operationId: 'Changes_page', name: 'after', value: '12.' },
+  { operationId: 'Changes_page', name: 'after', value: '12345678901234567890.1' },
 ];
 
 const QUERY_ACCEPTED: QueryCase[] = [
@@ -152,6 +159,31 @@ const QUERY_ACCEPTED: QueryCase[] = [
   { operationId: 'Schedules_list', name: 'offset', value: 999_999_999_999_999 },
   { operationId: 'Bookings_list', name: 'start_date', value: '2027-01-01T10:00+0100' },
   { operationId: 'Posts_list', name: 'category', value: 'engineering-2' },
+  { operationId: 'Changes_page', name: 'after', value: '1.0' },
+  { operationId: 'Changes_page', name: 'after', value: '9999999999999999999.9999999999999999999' },
+];
+
+interface HeaderCase {
+  operationId: string;
+  name: string;
+  value: string;
+  /** What the server answers when it takes the value (not a 400). */
+  taken: number;
+}
+
+/** Header values with a control character (C0, DEL or C1): refused by both. */
+const HEADER_REFUSED: Array<Omit<HeaderCase, 'taken'>> = [
+  { operationId: 'Schedules_create', name: 'Idempotency-Key', value: 'key\twith a tab' },
+  { operationId: 'Schedules_create', name: 'Idempotency-Key', value: 'key\u0085next-line' },
+  { operationId: 'Schedules_update', name: 'If-Match', value: '"a\tb"' },
+  { operationId: 'Schedules_get', name: 'If-None-Match', value: '"\u0090"' },
+];
+
+/** Printable header values (Latin-1 included): taken by both (the server then answers as the header says). */
+const HEADER_ACCEPTED: HeaderCase[] = [
+  { operationId: 'Schedules_create', name: 'Idempotency-Key', value: 'order 42 / retry: ok', taken: 201 },
+  { operationId: 'Schedules_update', name: 'If-Match', value: '"not-the-tag"', taken: 412 },
+  { operationId: 'Schedules_get', name: 'If-None-Match', value: 'W/"x", "\u00e9\u00ff"', taken: 200 },
 ];
 
 describe('OpenAPI document and server refuse and accept the same inputs (e2e)', () => {
@@ -261,6 +293,27 @@ describe('OpenAPI document and server refuse and accept the same inputs (e2e)', 
       expect([operation.path, response.status, response.body.code]).toEqual([operation.path, 400, 'validation_failed']);
       expect(Object.keys(operation.operation['responses'] as Json)).toContain('400');
     }
+  });
+
+  describe('headers the server reads', () => {
+    const request = (operationId: string, name: string, value: string) => {
+      const operation = schemas.operationById(operationId);
+      const test = call(t, operation, fillPath(operation.path, pathValues(operation.path, r)), r).set(name, value);
+      return { operation, test: operation.method === 'get' ? test : test.send(validBody(operationId, r)) };
+    };
+
+    it.each(HEADER_REFUSED)('$operationId refuses $name: $value, and so does the document', async ({ operationId, name, value }) => {
+      const { operation, test } = request(operationId, name, value);
+      const response = await test;
+      expect([response.status, fields(response.body)]).toEqual([400, [name]]);
+      expect(schemas.validate(schemas.parameterSchema(operation, 'header', name), value)).not.toEqual([]);
+    });
+
+    it.each(HEADER_ACCEPTED)('$operationId takes $name: $value, and so does the document', async ({ operationId, name, value, taken }) => {
+      const { operation, test } = request(operationId, name, value);
+      expect((await test).status).toBe(taken);
+      expect(schemas.validate(schemas.parameterSchema(operation, 'header', name), value)).toEqual([]);
+    });
   });
 
   describe('query parameters', () => {

@@ -132,16 +132,58 @@ describe('OpenAPI document (e2e)', () => {
     for (const operation of schemas.operations()) {
       for (const parameter of (operation.operation['parameters'] ?? []) as Json[]) visit(parameter['schema'], `${operation.path} ?${String(parameter['name'])}`);
     }
+    // Every response too (slot list meta, buffers, event type limits).
+    for (const [name, schema] of Object.entries(components)) if (!requestObjects().some((o) => o.name === name)) visit(schema, name);
     // Booking metadata takes any JSON number as a value, cost is dollars and cents.
-    expect(numbers.filter((where) => !where.endsWith('/metadata/additionalProperties/oneOf/1'))).toEqual([
+    expect(numbers.filter((where) => !where.endsWith('/metadata/additionalProperties/oneOf/1')).sort()).toEqual([
       'CreateEventDto/properties/cost',
+      'EventResponse/properties/cost',
+      'ListedEventResponse/properties/cost',
       'UpdateEventDto/properties/cost',
     ]);
+    expect((components['SlotListMeta']!['properties'] as Record<string, Json>)['total']).toMatchObject({ type: 'integer' });
     const limit = schemas.parameterSchema(schemas.operationById('Schedules_list'), 'query', 'limit');
     const offset = schemas.parameterSchema(schemas.operationById('Schedules_list'), 'query', 'offset');
     expect(limit).toMatchObject({ type: 'integer', minimum: 1, maximum: 999_999_999_999_999 });
     expect(offset).toMatchObject({ type: 'integer', minimum: 0, maximum: 999_999_999_999_999 });
     expect((components['CreateEventTypeDto']!['properties'] as Record<string, Json>)['duration']).toMatchObject({ type: 'integer', minimum: 1, maximum: 1440 });
+  });
+
+  it('writes digits as [0-9] in every pattern (to some engines \\d is any Unicode digit)', () => {
+    const patterns: string[] = [];
+    const visit = (node: unknown): void => {
+      if (!node || typeof node !== 'object') return;
+      const pattern = (node as Json)['pattern'];
+      if (typeof pattern === 'string') patterns.push(pattern);
+      Object.values(node as Json).forEach(visit);
+    };
+    visit(t.document);
+    expect(patterns.length).toBeGreaterThan(20);
+    expect(patterns.filter((p) => p.includes('\\d'))).toEqual([]);
+  });
+
+  it('gives the headers the server reads a pattern without control characters, and the change feed cursor its form', () => {
+    const headerSchemas: Array<[string, Json]> = [];
+    for (const operation of schemas.operations()) {
+      for (const name of ['If-Match', 'If-None-Match', 'If-Modified-Since', 'Idempotency-Key']) {
+        try {
+          headerSchemas.push([`${operation.path} ${name}`, schemas.parameterSchema(operation, 'header', name)]);
+        } catch {
+          // not read by this operation
+        }
+      }
+    }
+    expect(headerSchemas.length).toBeGreaterThan(40);
+    for (const [where, schema] of headerSchemas) {
+      expect([where, typeof schema['pattern']]).toEqual([where, 'string']);
+      for (const control of ['\t', '\u0000', '\u001f', '\u007f', '\u0085']) expect([where, schemas.validate(schema, `a${control}b`)]).not.toEqual([where, []]);
+    }
+    const after = schemas.parameterSchema(schemas.operationById('Changes_page'), 'query', 'after');
+    expect(schemas.validate(after, '123.45')).toEqual([]);
+    expect(schemas.validate(after, 'MTIzLjQ1')).not.toEqual([]);
+    const overrideDate = ((((components['CreateScheduleDto']!['properties'] as Record<string, Json>)['date_overrides'] as Json)['items'] as Json)['properties'] as Record<string, Json>)['date']!;
+    expect(schemas.validate(overrideDate, '0883-34-37')).not.toEqual([]);
+    expect(schemas.validate(overrideDate, '2028-02-29')).toEqual([]);
   });
 
   it('types every path id as a UUID', () => {

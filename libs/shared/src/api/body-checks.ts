@@ -33,6 +33,36 @@ export const MAX_REPORTED_ERRORS = 100;
  */
 export const RESERVED_BODY_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype'];
 
+/**
+ * Request headers the API reads a value from, by their name as Node gives it and as the document
+ * spells it. Their values must hold no control character (C0, DEL, C1): the document says so with
+ * HEADER_TEXT_PATTERN, and the server refuses one (400) rather than reading it. Node's HTTP parser
+ * already refuses most of them, but not a tab, nor the bytes 0x80–0x9F.
+ */
+export const READ_HEADERS: Readonly<Record<string, string>> = {
+  'if-match': 'If-Match',
+  'if-none-match': 'If-None-Match',
+  'if-modified-since': 'If-Modified-Since',
+  'idempotency-key': 'Idempotency-Key',
+};
+
+/** Header text: printable ASCII and printable Latin-1 (a header value is bytes, read as Latin-1), as JSON Schema. */
+export const HEADER_TEXT_PATTERN = '^[\\x20-\\x7E\\xA0-\\xFF]*$';
+const HEADER_TEXT = new RegExp(HEADER_TEXT_PATTERN);
+
+/** The READ_HEADERS of a request that hold a control character, as problems naming the header. */
+export function findHeaderProblems(headers: Readonly<Record<string, string | string[] | undefined>>): FieldError[] {
+  const found: FieldError[] = [];
+  for (const [name, field] of Object.entries(READ_HEADERS)) {
+    const value = headers[name];
+    if (value === undefined) continue;
+    if (!(Array.isArray(value) ? value : [value]).every((v) => HEADER_TEXT.test(v))) {
+      found.push({ field, message: 'must not contain control characters' });
+    }
+  }
+  return found;
+}
+
 /** What a JSON body is refused for, found in its bytes. */
 export interface BodyProblems {
   /** The problems, at most MAX_REPORTED_ERRORS, with paths such as `attendee.name` or `content[2]`. */

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { isUtf8 } from 'node:buffer';
 import { json } from 'express';
-import { findBodyProblems, findNulBytes, MAX_BODY_BYTES, MAX_REPORTED_ERRORS, REQUEST_ID_PATTERN } from './body-checks';
+import { findBodyProblems, findHeaderProblems, findNulBytes, MAX_BODY_BYTES, MAX_REPORTED_ERRORS, REQUEST_ID_PATTERN } from './body-checks';
 import type { FieldError } from '../domain/domain-error';
 import { HttpProblem } from './problem-details.filter';
 
@@ -116,8 +116,8 @@ export function isUtf8ContentType(contentType: string): boolean {
 }
 
 /**
- * What the body check found in a body that parsed, and NUL characters in the query string, as a
- * problem naming the fields. A NUL can only reach the query string percent-encoded (the HTTP parser
+ * Headers the API reads that hold control characters, NUL characters in the query string and what the
+ * body check found in a body that parsed, as a problem naming the fields. A NUL can only reach the query string percent-encoded (the HTTP parser
  * refuses raw ones), so the parsed query is searched only when the raw URL holds `%00`.
  */
 function bodyProblem(req: Request): unknown {
@@ -130,8 +130,7 @@ function bodyProblem(req: Request): unknown {
 }
 
 function findProblems(req: Request): HttpProblem | undefined {
-  const errors = [...(foundInBody.get(req) ?? [])];
-  if ((req.url ?? '').includes('%00')) errors.unshift(...findNulBytes(req.query));
+  const errors = [...findHeaderProblems(req.headers), ...((req.url ?? '').includes('%00') ? findNulBytes(req.query) : []), ...(foundInBody.get(req) ?? [])];
   if (errors.length === 0) return undefined;
   return new HttpProblem({
     status: 400,

@@ -1,6 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { CONDITIONAL_EXTENSION } from './conditional';
+import { HEADER_TEXT_PATTERN } from './body-checks';
 import { toOpenApi31 } from './openapi-31';
 import { documentCreateLinks, documentFrontDoorProblems, documentRequestBodies, inlineResponseHeaders } from './openapi-refinements';
 import { documentRequestRules, operationIdOf } from './openapi-requests';
@@ -128,7 +129,8 @@ export function applyV1Conventions(document: OpenAPIObject): OpenAPIObject {
       'returned again (with `Idempotent-Replayed: true`) for the same request; the same key with a different request ' +
       'gets 422 `idempotency_key_reused`, and while the first is still running 409 `idempotency_in_progress`. ' +
       'Error responses are not kept.',
-    schema: { type: 'string', minLength: 1, maxLength: 255 },
+    // Header text with something but spaces in it: HTTP drops the spaces around a header value.
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E\\xA0-\\xFF]*[\\x21-\\x7E\\xA0-\\xFF][\\x20-\\x7E\\xA0-\\xFF]*$' },
   };
   Object.assign(headers, {
     ETag: { description: 'Strong entity tag of the record as sent; changes with every change of it', schema: { type: 'string' } },
@@ -139,7 +141,7 @@ export function applyV1Conventions(document: OpenAPIObject): OpenAPIObject {
       in: 'header',
       required: false,
       description: 'An ETag of this record from an earlier answer: 304 without a body while it is still current',
-      schema: { type: 'string' },
+      schema: { type: 'string', pattern: HEADER_TEXT_PATTERN },
     },
     IfMatch: {
       name: 'If-Match',
@@ -148,7 +150,7 @@ export function applyV1Conventions(document: OpenAPIObject): OpenAPIObject {
       description:
         'The ETag of the record as the client last saw it (or `*`): if the record has changed since, 412 `precondition_failed` and nothing is changed. ' +
         'Checked in the same transaction as the write, so of two writes sent with the same ETag only one can pass.',
-      schema: { type: 'string' },
+      schema: { type: 'string', pattern: HEADER_TEXT_PATTERN },
     },
   });
   const rateRefs = Object.fromEntries(Object.keys(RATE_LIMIT_HEADERS).map((name) => [name, { $ref: `#/components/headers/${name}` }]));

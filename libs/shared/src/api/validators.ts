@@ -22,15 +22,26 @@ export function simpleValidator(name: string, test: (value: unknown) => boolean,
     };
 }
 
-// Patterns for what the validators below accept. JSON Schema patterns have no flags: case is spelt out.
-const YEAR = '(?!0000)\\d{4}';
-const DATE = `${YEAR}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01])`;
-const TIME_ZONE = '([Zz]|[+-]([01]\\d|2[0-3]):?[0-5]\\d)';
-const TIME = `([01]\\d|2[0-3]):[0-5]\\d(:[0-5]\\d(\\.\\d{1,9})?)?${TIME_ZONE}`;
-/** What IsDateTimeWithZone accepts, but for the day of the month (a date that does not exist: 400). */
+// Patterns for what the validators below accept. JSON Schema patterns have no flags: case is spelt out,
+// and digits are [0-9] (to some regular expression engines \d is any Unicode digit).
+/**
+ * A date that exists, years 0001–9999 of the proleptic Gregorian calendar: days 29 and 30 in every
+ * month but February, 31 in the long months, February 29 in leap years (divisible by 4, centuries only
+ * by 400). Exactly what isCalendarDate accepts.
+ */
+const DATE =
+  '((?!0000)[0-9]{4}-((0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])|(0[13-9]|1[0-2])-(29|30)|(0[13578]|1[02])-31)' +
+  '|([0-9]{2}(0[48]|[2468][048]|[13579][26])|(0[48]|[2468][048]|[13579][26])00)-02-29)';
+const TIME_ZONE = '([Zz]|[+-]([01][0-9]|2[0-3]):?[0-5][0-9])';
+const TIME = `([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9](\\.[0-9]{1,9})?)?${TIME_ZONE}`;
+/** What IsCalendarDate accepts. */
+export const CALENDAR_DATE_PATTERN = `^${DATE}$`;
+/** What IsDateTimeWithZone accepts (but for instants past the years 0001–9999 in UTC: 400). */
 export const DATE_TIME_WITH_ZONE_PATTERN = `^${DATE}[Tt]${TIME}$`;
-/** What IsDateOrDateTime accepts, but for the day of the month. */
+/** What IsDateOrDateTime accepts (the same way). */
 export const DATE_OR_DATE_TIME_PATTERN = `^${DATE}([Tt]${TIME})?$`;
+/** `HH:MM`, 00:00–23:59. */
+export const TIME_OF_DAY_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
 
 /**
  * Optional, but not nullable: absent is fine, `null` is validated (and refused) like any other
@@ -52,12 +63,12 @@ export const IsDateTimeWithZone = simpleValidator(
 export const IsCalendarDate = simpleValidator('isCalendarDate', isCalendarDate, 'must be a date YYYY-MM-DD that exists', {
   type: 'string',
   format: 'date',
-  pattern: `^${YEAR}-\\d{2}-\\d{2}$`,
+  pattern: CALENDAR_DATE_PATTERN,
 });
 /** `HH:MM`, 00:00–23:59. */
 export const IsTimeOfDay = simpleValidator('isTimeOfDay', isTimeOfDay, 'must be a time HH:MM between 00:00 and 23:59', {
   type: 'string',
-  pattern: '^([01]\\d|2[0-3]):[0-5]\\d$',
+  pattern: TIME_OF_DAY_PATTERN,
 });
 /** An IANA time zone name the runtime knows. */
 export const IsIanaTimeZone = simpleValidator(

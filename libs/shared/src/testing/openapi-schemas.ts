@@ -77,10 +77,19 @@ export class OpenApiSchemas {
     return content['application/json']?.['schema'] as Json | undefined;
   }
 
-  parameterSchema(operation: DocumentedOperation, location: 'path' | 'query', name: string): Json {
-    const parameter = ((operation.operation['parameters'] ?? []) as Json[]).find((p) => p['in'] === location && p['name'] === name);
+  parameterSchema(operation: DocumentedOperation, location: 'path' | 'query' | 'header', name: string): Json {
+    const parameters = ((operation.operation['parameters'] ?? []) as Json[]).map((p) => this.resolveParameter(p));
+    const parameter = parameters.find((p) => p['in'] === location && p['name'] === name);
     if (!parameter) throw new Error(`${operation.method.toUpperCase()} ${operation.path}: no ${location} parameter ${name}`);
     return parameter['schema'] as Json;
+  }
+
+  /** A parameter, or the one of components.parameters its `$ref` names. */
+  private resolveParameter(parameter: Json): Json {
+    const ref = parameter['$ref'];
+    if (typeof ref !== 'string') return parameter;
+    const components = (this.document['components'] ?? {}) as Record<string, Record<string, Json> | undefined>;
+    return components['parameters']?.[ref.slice('#/components/parameters/'.length)] ?? parameter;
   }
 
   /**

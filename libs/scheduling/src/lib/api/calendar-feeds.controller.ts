@@ -1,7 +1,7 @@
 import { Controller, Delete, Get, Header, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiParam, ApiProperty, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiPrincipal, Principal, RequireScope, V1Controller } from '@almanac/identity';
-import { ApiDataResponse, ApiProblems, AppConfig, NotFoundError, rateLimitedProblem, UuidParam } from '@almanac/shared';
+import { ApiDataResponse, ApiProblems, AppConfig, HEADER_TEXT_PATTERN, NotFoundError, rateLimitedProblem, UuidParam } from '@almanac/shared';
 import type { Request, Response } from 'express';
 import { CalendarFeedLimits } from '../application/calendar-feed-limits';
 import { CalendarFeedsService, FEED_MAX_EVENTS } from '../application/calendar-feeds.service';
@@ -139,8 +139,8 @@ export class PublicCalendarController {
     description: 'The token followed by `.ics`',
     example: '3kTMd9vQx2LpZs8NbR4cWy7Hf1JgA6Ue.ics',
   })
-  @ApiHeader({ name: 'If-None-Match', required: false })
-  @ApiHeader({ name: 'If-Modified-Since', required: false })
+  @ApiHeader({ name: 'If-None-Match', required: false, schema: { type: 'string', pattern: HEADER_TEXT_PATTERN } })
+  @ApiHeader({ name: 'If-Modified-Since', required: false, schema: { type: 'string', pattern: HEADER_TEXT_PATTERN } })
   @ApiResponse({
     status: 200,
     description: 'The feed',

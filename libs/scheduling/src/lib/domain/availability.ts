@@ -1,3 +1,4 @@
+import { isCalendarDate } from '@almanac/shared/domain';
 import { Temporal } from 'temporal-polyfill';
 
 /**
@@ -40,7 +41,6 @@ export interface Span {
 }
 
 const TIME = /^(?:([01]\d|2[0-3]):([0-5]\d)|(24):(00))$/;
-const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** Minutes after midnight of `HH:MM` (24:00 is 1440), or null when it is not such a time. */
 export function minutesOf(time: unknown): number | null {
@@ -50,15 +50,6 @@ export function minutesOf(time: unknown): number | null {
   return m[3] !== undefined ? 1440 : Number(m[1]) * 60 + Number(m[2]);
 }
 
-function isPlainDate(value: unknown): value is string {
-  if (typeof value !== 'string' || !DATE.test(value)) return false;
-  try {
-    Temporal.PlainDate.from(value, { overflow: 'reject' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 export function hasAvailability(a: Availability): boolean {
   return a.weekly !== null || a.overrides.length > 0;
@@ -142,7 +133,7 @@ export function dateOverridesProblems(value: unknown, field = 'date_overrides'):
     }
     unknownKeyProblems(override, ['date', 'intervals'], path, out);
     const date = override['date'];
-    if (!isPlainDate(date)) out.push({ field: `${path}.date`, message: 'must be a date YYYY-MM-DD' });
+    if (!isCalendarDate(date)) out.push({ field: `${path}.date`, message: 'must be a date YYYY-MM-DD that exists' });
     else if (seen.has(date)) out.push({ field: `${path}.date`, message: 'must not repeat another override' });
     else seen.add(date);
     const intervals = override['intervals'];

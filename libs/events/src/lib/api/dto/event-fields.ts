@@ -1,6 +1,6 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsCalendarDate, IsIanaTimeZone, IsTimeOfDay, OptionalNotNull } from '@almanac/shared';
+import { IsCalendarDate, IsIanaTimeZone, IsTimeOfDay, OptionalNotNull, TIME_OF_DAY_PATTERN } from '@almanac/shared';
 import { IsBoolean, IsDefined, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
 import {
   DESCRIPTION_MAX_LENGTH,
@@ -55,7 +55,7 @@ export const StartDateField = (mode: Mode) =>
       type: String,
       format: 'date',
       // The event's own rule (event-timing.ts), beside the validator's "a date that exists".
-      pattern: '^[1-9]\\d{3}-',
+      pattern: '^[1-9][0-9]{3}-',
       example: '2026-12-01',
       description: 'YYYY-MM-DD, a date that exists, years 1000-9999; the day in the event\'s time zone',
     }),
@@ -65,7 +65,7 @@ export const StartDateField = (mode: Mode) =>
 
 export const TimeOfDayField = (description: string) =>
   applyDecorators(
-    ApiPropertyOptional({ type: String, nullable: true, pattern: '^([01]\\d|2[0-3]):[0-5]\\d$', example: '18:30', description }),
+    ApiPropertyOptional({ type: String, nullable: true, pattern: TIME_OF_DAY_PATTERN, example: '18:30', description }),
     IsOptional(),
     IsTimeOfDay(),
   );

@@ -372,9 +372,9 @@ export class BookingResponse {
   readonly attendee_notes!: string | null;
   @ApiProperty({ ...METADATA_DOC, description: 'Custom data; {} when none' })
   readonly metadata!: BookingMetadata;
-  @ApiProperty({ example: 0, minimum: 0, maximum: 720, description: "Minutes kept free before it: its event type's buffer_before when it was made; 0 without one" })
+  @ApiProperty({ type: 'integer', example: 0, minimum: 0, maximum: 720, description: "Minutes kept free before it: its event type's buffer_before when it was made; 0 without one" })
   readonly buffer_before!: number;
-  @ApiProperty({ example: 0, minimum: 0, maximum: 720, description: "Minutes kept free after it: its event type's buffer_after when it was made; 0 without one" })
+  @ApiProperty({ type: 'integer', example: 0, minimum: 0, maximum: 720, description: "Minutes kept free after it: its event type's buffer_after when it was made; 0 without one" })
   readonly buffer_after!: number;
   @ApiProperty({ format: 'date-time' })
   readonly created_at!: string;

@@ -265,17 +265,17 @@ export class EventTypeResponse {
   readonly requires_approval!: boolean;
   @ApiProperty({ example: true })
   readonly is_active!: boolean;
-  @ApiProperty({ example: 0, minimum: 0, maximum: MAX_BUFFER, description: 'Minutes' })
+  @ApiProperty({ type: 'integer', example: 0, minimum: 0, maximum: MAX_BUFFER, description: 'Minutes' })
   readonly buffer_before!: number;
-  @ApiProperty({ example: 0, minimum: 0, maximum: MAX_BUFFER, description: 'Minutes' })
+  @ApiProperty({ type: 'integer', example: 0, minimum: 0, maximum: MAX_BUFFER, description: 'Minutes' })
   readonly buffer_after!: number;
-  @ApiProperty({ example: 0, minimum: 0, maximum: MAX_MINIMUM_NOTICE, description: 'Minutes' })
+  @ApiProperty({ type: 'integer', example: 0, minimum: 0, maximum: MAX_MINIMUM_NOTICE, description: 'Minutes' })
   readonly minimum_notice!: number;
-  @ApiProperty({ type: Number, nullable: true, example: null, description: 'Minutes; null: the duration (slots still start at least 5 minutes apart)' })
+  @ApiProperty({ type: 'integer', nullable: true, example: null, description: 'Minutes; null: the duration (slots still start at least 5 minutes apart)' })
   readonly slot_interval!: number | null;
-  @ApiProperty({ type: Number, nullable: true, example: null, description: 'Days; null: unlimited' })
+  @ApiProperty({ type: 'integer', nullable: true, example: null, description: 'Days; null: unlimited' })
   readonly booking_window_days!: number | null;
-  @ApiProperty({ type: Number, nullable: true, example: null, description: 'null: no limit' })
+  @ApiProperty({ type: 'integer', nullable: true, example: null, description: 'null: no limit' })
   readonly max_bookings_per_day!: number | null;
   @ApiProperty({ format: 'date-time', example: '2026-11-21T10:00:00.000Z' })
   readonly created_at!: string;

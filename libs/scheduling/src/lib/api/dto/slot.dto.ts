@@ -49,11 +49,11 @@ export class SlotResponse {
 }
 
 export class SlotListMeta {
-  @ApiProperty({ example: 16, description: 'Slots in the range' })
+  @ApiProperty({ type: 'integer', minimum: 0, example: 16, description: 'Slots in the range' })
   readonly total!: number;
-  @ApiProperty({ example: 16, description: 'Equal to total: every slot is returned at once' })
+  @ApiProperty({ type: 'integer', minimum: 0, example: 16, description: 'Equal to total: every slot is returned at once' })
   readonly limit!: number;
-  @ApiProperty({ example: 0, enum: [0] })
+  @ApiProperty({ type: 'integer', example: 0, enum: [0] })
   readonly offset!: number;
   @ApiProperty({ example: false, enum: [false] })
   readonly hasMore!: boolean;

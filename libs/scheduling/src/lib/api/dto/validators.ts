@@ -1,4 +1,4 @@
-import { documentValidator, isDateTimeWithZone, simpleValidator } from '@almanac/shared';
+import { CALENDAR_DATE_PATTERN, documentValidator, isDateTimeWithZone, simpleValidator } from '@almanac/shared';
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
 import {
   dateOverridesProblems,
@@ -126,7 +126,7 @@ const DATE_OVERRIDES_SCHEMA = {
     additionalProperties: false,
     required: ['date', 'intervals'],
     properties: {
-      date: { type: 'string', pattern: '^[0-9]{4}-[0-9]{2}-[0-9]{2}$' },
+      date: { type: 'string', format: 'date', pattern: CALENDAR_DATE_PATTERN },
       intervals: { type: 'array', maxItems: MAX_OVERRIDE_INTERVALS, items: INTERVAL },
     },
   },

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsHttpUrl, MAX_QUERY_INTEGER, OptionalNotNull, PageQuery, QueryInt } from '@almanac/shared';
+import { IsHttpUrl, MAX_QUERY_INTEGER, OptionalNotNull, PageQuery, QueryInt, simpleValidator } from '@almanac/shared';
 import {
   ArrayMaxSize,
   ArrayMinSize,
@@ -15,6 +15,7 @@ import {
 } from 'class-validator';
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../../domain/webhook-events';
 import { DELIVERY_STATUSES, DeliveryStatus } from '../../domain/webhook';
+import { CURSOR_PATTERN, decodeCursor } from '../../domain/feed-cursor';
 
 const EVENT_NAMES = [ALL_EVENTS, ...WEBHOOK_EVENT_TYPES];
 
@@ -89,13 +90,21 @@ export class DeliveryListQuery extends PageQuery {
   readonly status?: DeliveryStatus;
 }
 
+/** A cursor the feed takes (decodeCursor): the document gives its pattern. */
+const IsFeedCursor = simpleValidator('isFeedCursor', (value) => typeof value === 'string' && decodeCursor(value) !== null, 'is not a cursor this feed gave out', {
+  type: 'string',
+  pattern: CURSOR_PATTERN,
+});
+
 export class ChangesQuery {
   @ApiPropertyOptional({
-    description: 'The `next_cursor` of the previous page; absent: from the oldest kept event',
+    description:
+      'The `next_cursor` of the previous page (`{transaction}.{position}`); absent: from the oldest kept event. ' +
+      'The base64url cursors given out before are still taken.',
+    example: '1234567.8',
   })
   @IsOptional()
-  @IsString()
-  @MaxLength(64)
+  @IsFeedCursor()
   readonly after?: string;
 
   @ApiPropertyOptional({
