@@ -36,3 +36,4 @@ export * from './api/http-semantics';
 export * from './metrics/metrics';
 export * from './audit/audit-log';
 export { SharedAuditLog1764300000100 } from './audit/audit-log.migration';
+export * from './api/public-api';
