@@ -40,16 +40,35 @@ export interface AlmanacApp {
   document: OpenAPIObject;
 }
 
+/** An absolute-form request target's scheme and authority (`GET http://host/path`), which Express routes like `/path`. */
+const ORIGIN_FORM = '(?:[a-z][a-z0-9+.-]*://[^/?#]*)?';
+/** The token after any `/public/v1/<collection>/` (a preview link's, and any later public route's), and a calendar feed's. */
+const SECRET_SEGMENTS = [new RegExp(`^(${ORIGIN_FORM}/public/v1/[^/?#]+/)[^/?#]+`, 'i'), new RegExp(`^(${ORIGIN_FORM}/calendar/)[^/?#]+?(?=\\.ics(?:[/?#]|$)|[/?#]|$)`, 'i')];
+
+/** Whether a query parameter's name, as the query parser decodes it, is `key` (the Atom feed's publishable key). */
+function namesKey(raw: string): boolean {
+  let name = raw.replace(/\+/g, ' ');
+  try {
+    name = decodeURIComponent(name);
+  } catch {
+    // Not decodable: the parser keeps it as sent, and so do we.
+  }
+  return /^key(?:\[|$)/i.test(name.trim());
+}
+
 /**
  * A request's address as the log may keep it: the secrets some addresses carry (a preview link's
- * token, a calendar feed's token, the `key` of the Atom feed) are replaced, so whoever reads the
- * logs cannot open them.
+ * token, or whatever token follows `/public/v1/<collection>/`, a calendar feed's token, the `key` of
+ * the Atom feed) are replaced, so whoever reads the logs cannot open them. Every spelling that
+ * reaches the same handler is covered: any case (routes ignore it), an absolute-form target, a
+ * percent-encoded parameter name.
  */
 export function redactSecretsInUrl(url: string): string {
-  return url
-    .replace(/^(\/public\/v1\/previews\/)[^/?#]+/, '$1[redacted]')
-    .replace(/^(\/calendar\/)[^/?#]+(\.ics)/, '$1[redacted]$2')
-    .replace(/([?&]key=)[^&#]*/g, '$1[redacted]');
+  const queryAt = url.search(/[?#]/);
+  let path = queryAt === -1 ? url : url.slice(0, queryAt);
+  for (const pattern of SECRET_SEGMENTS) path = path.replace(pattern, '$1[redacted]');
+  const query = queryAt === -1 ? '' : url.slice(queryAt).replace(/([?&#])([^=&#]*)=([^&#]*)/g, (pair, separator: string, name: string) => (namesKey(name) ? `${separator}${name}=[redacted]` : pair));
+  return path + query;
 }
 
 /**
