@@ -1,4 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
+import { TrustedProxies } from '@almanac/shared';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -158,17 +159,51 @@ describe('the public surface /public/v1 (e2e)', () => {
       expect((await t.api.get(previewPath).expect(429)).headers['retry-after']).toBe('30');
     });
 
-    it('keeps one budget per client address, in the database', async () => {
-      for (let i = 0; i < LIMIT; i++) expect((await send(t.server, previewPath)).status).toBe(200);
-      expect((await send(t.server, previewPath)).status).toBe(429);
+    it('keeps one budget per client address, in the database; a client naming itself in X-Forwarded-For changes nothing', async () => {
+      for (let i = 0; i < LIMIT; i++) expect((await send(t.server, previewPath, { headers: { 'X-Forwarded-For': `203.0.113.${i}` } })).status).toBe(200);
+      expect((await send(t.server, previewPath, { headers: { 'X-Forwarded-For': '203.0.113.99' } })).status).toBe(429);
       const other = await send(t.server, previewPath, { localAddress: '127.0.0.2' });
       expect(other.status).toBe(200);
       expect(other.headers['access-control-allow-origin']).toBe('*');
       const rows = await t.query<{ client_key: string; total: string }>(
-        `SELECT client_key, (SELECT sum(c) FROM unnest(counts) c)::text AS total FROM public_rate_limits WHERE client_key IN ('127.0.0.1', '::ffff:127.0.0.1', '127.0.0.2', '::ffff:127.0.0.2') ORDER BY total DESC`,
+        `SELECT client_key, (SELECT sum(c) FROM unnest(counts) c)::text AS total FROM public_rate_limits ORDER BY total DESC`,
       );
-      expect(rows.map((row) => row.total)).toEqual([String(LIMIT), '1']);
+      expect(rows).toEqual([
+        { client_key: '127.0.0.1', total: String(LIMIT) },
+        { client_key: '127.0.0.2', total: '1' },
+      ]);
     });
+  });
+});
+
+describe('the public rate limit behind a trusted proxy (e2e)', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ config: { publicRateLimitPerMinute: 2, trustedProxies: TrustedProxies.parse('127.0.0.1'), webhookDispatcher: false } });
+    await listen(t.server);
+  });
+  afterAll(() => t.close());
+
+  it('counts each client the proxy forwards, an IPv6 client by its /64, and the proxy itself for what it sends on its own', async () => {
+    const via = (forwarded: string) => send(t.server, '/public/v1/nothing', { headers: { 'X-Forwarded-For': forwarded } });
+    expect((await via('203.0.113.7')).status).toBe(404);
+    expect((await via('198.51.100.1, 203.0.113.7')).status).toBe(404);
+    expect((await via('203.0.113.7')).status).toBe(429);
+    expect((await via('203.0.113.8')).status).toBe(404);
+    expect((await via('2001:db8:1:2::1')).status).toBe(404);
+    expect((await via('2001:db8:1:2:ffff::9')).status).toBe(404);
+    expect((await via('2001:db8:1:2::abcd')).status).toBe(429);
+    expect((await send(t.server, '/public/v1/nothing')).status).toBe(404);
+    const rows = await t.query<{ client_key: string; total: string }>(
+      `SELECT client_key, (SELECT sum(c) FROM unnest(counts) c)::text AS total FROM public_rate_limits ORDER BY client_key`,
+    );
+    expect(rows).toEqual([
+      { client_key: '127.0.0.1', total: '1' },
+      { client_key: '2001:db8:1:2::/64', total: '2' },
+      { client_key: '203.0.113.7', total: '2' },
+      { client_key: '203.0.113.8', total: '1' },
+    ]);
   });
 });
 

@@ -1,13 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { isPublicApiPath, rateLimitedProblem } from '@almanac/shared';
+import { AppConfig, isPublicApiPath, rateLimitedProblem } from '@almanac/shared';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { PublicRateLimiter } from '../application/public-rate-limiter';
 import { allowAnyOrigin, allowPublicPreflight } from './cors';
-
-/** The client a `/public/v1` request is counted against. */
-function clientOf(req: Request): string {
-  return req.socket.remoteAddress ?? '';
-}
 
 /**
  * What every `/public/v1` request goes through before its body is read or a route is chosen, so that
@@ -17,7 +12,10 @@ function clientOf(req: Request): string {
  */
 @Injectable()
 export class PublicSurface {
-  constructor(private readonly limiter: PublicRateLimiter) {}
+  constructor(
+    private readonly limiter: PublicRateLimiter,
+    private readonly config: AppConfig,
+  ) {}
 
   readonly middleware: RequestHandler = (req: Request, res: Response, next: NextFunction): void => {
     if (!isPublicApiPath(req.path)) return next();
@@ -27,7 +25,9 @@ export class PublicSurface {
       res.status(204).end();
       return;
     }
-    this.limiter.hit(clientOf(req)).then(
+    // The client as every per-client limit counts it: an IPv4 address or an IPv6 /64, behind a
+    // trusted proxy the address it forwards.
+    this.limiter.hit(this.config.trustedProxies.clientOf(req)).then(
       (retryAfter) =>
         next(retryAfter === null ? undefined : rateLimitedProblem(`This client made more than ${this.limiter.perMinute} requests to /public/v1 in 60 seconds.`, retryAfter)),
       next,
