@@ -6,8 +6,8 @@ import { PublicRateLimitRepository } from '../infrastructure/public-rate-limit.r
 const IDLE_AFTER_SECONDS = 61;
 /** Idle rows are swept at most once a minute per instance, at most 20 × 5,000 rows a sweep. */
 const SWEEP_INTERVAL_MS = 60_000;
-const SWEEP_BATCH = 5_000;
-const SWEEP_MAX_BATCHES = 20;
+export const SWEEP_BATCH = 5_000;
+export const SWEEP_MAX_BATCHES = 20;
 
 /**
  * PUBLIC_RATE_LIMIT_PER_MINUTE (0 = off): the requests one client address may make to `/public/v1`,
@@ -47,16 +47,17 @@ export class PublicRateLimiter {
   }
 
   /**
-   * Deletes the rows of clients idle for a minute or more, in batches of 5,000 (rows a request holds
-   * are skipped, not waited for), at most 20 batches; returns how many went.
+   * Deletes the rows of clients idle for a minute or more, in batches (rows a request holds are
+   * skipped, not waited for), until a batch comes back short or `maxBatches` have run; returns how
+   * many went. Each batch is one short statement, so a sweep never holds much at once.
    */
-  async sweep(): Promise<number> {
+  async sweep(batchSize = SWEEP_BATCH, maxBatches = SWEEP_MAX_BATCHES): Promise<number> {
     const before = Math.floor(this.clock.now().getTime() / 1000) - IDLE_AFTER_SECONDS + 1;
     let deleted = 0;
-    for (let batch = 0; batch < SWEEP_MAX_BATCHES; batch++) {
-      const count = await this.limits.deleteIdleBefore(before, SWEEP_BATCH);
+    for (let batch = 0; batch < maxBatches; batch++) {
+      const count = await this.limits.deleteIdleBefore(before, batchSize);
       deleted += count;
-      if (count < SWEEP_BATCH) break;
+      if (count < batchSize) break;
     }
     return deleted;
   }

@@ -2,7 +2,7 @@ import { AppConfig, ManualClock, SqlClient } from '@almanac/shared';
 import { createTestDatabase } from '@almanac/shared/testing';
 import { DataSource } from 'typeorm';
 import { PublicRateLimitRepository } from './public-rate-limit.repository';
-import { PublicRateLimiter } from '../application/public-rate-limiter';
+import { PublicRateLimiter, SWEEP_BATCH, SWEEP_MAX_BATCHES } from '../application/public-rate-limiter';
 
 const T0 = Date.parse('2026-11-21T10:00:00.000Z');
 
@@ -95,12 +95,14 @@ describe('PublicRateLimiter', () => {
       expect(await limiter(5).sweep()).toBe(1);
     });
 
-    it('deletes at most 100,000 rows a sweep', async () => {
+    it('deletes a bounded number of batches a sweep: 20 of 5,000 rows on the request path', async () => {
       clock.set(new Date(T0));
-      await idle(100_007, 'idle-', T0 / 1000 - 3600);
-      expect(await limiter(5).sweep()).toBe(100_000);
+      await idle(307, 'idle-', T0 / 1000 - 3600);
+      expect(await limiter(5).sweep(100, 3)).toBe(300);
       expect(await countOf('idle-')).toBe(7);
-    }, 60_000);
+      expect(await limiter(5).sweep(100, 3)).toBe(7);
+      expect([SWEEP_BATCH, SWEEP_MAX_BATCHES]).toEqual([5_000, 20]);
+    });
 
     it('runs from the request path, at most once a minute per instance', async () => {
       clock.set(new Date(T0));
