@@ -1,6 +1,8 @@
 -- Almanac on Citus, distributed by organization_id (docs/contract/operations.md).
 -- Run once on the coordinator after `npm run migrate`, in this order (referenced tables first).
--- schema_migrations stays a local table of the coordinator (migrations run there only).
+-- schema_migrations stays a local table of the coordinator (migrations run there only), and so does
+-- public_rate_limits (the per-client counters of /public/v1, written on every such request, read by
+-- no join: a reference table would write every request on every node).
 
 -- Reference tables: small, looked up without an organization (by e-mail, key hash, session token).
 SELECT create_reference_table('organizations');

@@ -36,6 +36,8 @@ const CONCURRENCY_SUITES = [
   'apps/api-e2e/src/identity/idempotency.e2e-spec.ts',
   'apps/api-e2e/src/identity/login-locks.e2e-spec.ts',
   'apps/api-e2e/src/identity/login-client-limit.e2e-spec.ts',
+  'apps/api-e2e/src/identity/public-surface.e2e-spec.ts',
+  'libs/identity/src/lib/infrastructure/public-rate-limit.repository.spec.ts',
   'apps/api-e2e/src/identity/admin-sessions.e2e-spec.ts',
   'apps/api-e2e/src/identity/cli.e2e-spec.ts',
   'apps/api-e2e/src/shared/http-semantics.e2e-spec.ts',

@@ -18,6 +18,7 @@ import {
   serveOpenApi,
 } from '@almanac/shared';
 import helmet from 'helmet';
+import { PublicSurface } from '@almanac/identity';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { DestinationStream } from 'pino';
 import { type HttpLogger, type Options, pinoHttp } from 'pino-http';
@@ -128,6 +129,9 @@ export async function createApp(options: CreateAppOptions = {}): Promise<Almanac
   app.disable('x-powered-by');
   app.set('trust proxy', false);
   app.set('etag', false);
+  // Before the body parser: CORS and the per-client limit of /public/v1 hold for its every answer,
+  // and a client over its limit is refused before its body is read.
+  app.use(app.get(PublicSurface).middleware);
   app.use(jsonBodyMiddleware());
   app.useGlobalPipes(createValidationPipe());
   if (options.shutdownHooks !== false) app.enableShutdownHooks();

@@ -1,7 +1,7 @@
 export { IdentityModule } from './lib/identity.module';
 export { IdentityService, type PublishableReader } from './lib/application/identity.service';
 export { RequireScope, RateLimitCost, OpenToPublishableKeys, readsPublishedOnly, visibleStatusFilter, assertVisible } from './lib/api/api-key.guard';
-export { allowBrowserOrigin } from './lib/api/cors';
+export { PublicSurface } from './lib/api/public-surface';
 export { FixedWindowRateLimiter } from './lib/domain/fixed-window-rate-limiter';
 export { V1Controller, AdminController, Principal, AdminSession, OrganizationIdParam, assertOwnOrganization } from './lib/api/decorators';
 export { ApiPrincipal } from './lib/domain/principal';
@@ -16,6 +16,7 @@ import { IdentityDistributionKeys1764070000500 } from './lib/infrastructure/migr
 import { UserDirectory1764080000900 } from './lib/infrastructure/migrations/1764080000900-user-directory';
 import { PublishableKeys1764230000000 } from './lib/infrastructure/migrations/1764230000000-publishable-keys';
 import { LoginKnownClients1764300000700 } from './lib/infrastructure/migrations/1764300000700-login-known-clients';
+import { PublicRateLimits1764320000000 } from './lib/infrastructure/migrations/1764320000000-public-rate-limits';
 export const identityMigrations = [
   IdentityInit1763700000100,
   IdentitySessions1763700000200,
@@ -24,5 +25,6 @@ export const identityMigrations = [
   UserDirectory1764080000900,
   PublishableKeys1764230000000,
   LoginKnownClients1764300000700,
+  PublicRateLimits1764320000000,
 ];
 export { declareScopes, declaredScopes, SCOPES, type Scope } from './lib/domain/scopes';

@@ -38,3 +38,4 @@ export * from './audit/audit-log';
 export { SharedAuditLog1764300000100 } from './audit/audit-log.migration';
 export * from './runtime/turns';
 export * from './api/redacted-url';
+export * from './api/public-api';

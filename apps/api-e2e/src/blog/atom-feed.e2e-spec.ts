@@ -197,15 +197,21 @@ describe('Atom feed (e2e)', () => {
     await t.raw().get(path).set('If-None-Match', previous).expect(304);
   });
 
-  it('answers 404 for an unknown, revoked or secret key, or none, and CORS headers for the key’s origins', async () => {
+  it('answers 404 for an unknown, revoked or secret key, or none; any page may read it, whatever the key’s origins', async () => {
     for (const bad of ['', 'key=', `key=alm_pub_${'x'.repeat(32)}`, `key=${a.key}`, 'key=a&key=b']) {
       const res = await t.raw().get(`/public/v1/posts.atom?${bad}`).expect(404);
       expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
       expect(res.body.code).toBe('not_found');
+      expect(res.headers['access-control-allow-origin']).toBe('*');
     }
-    const withOrigin = await t.raw().get(feedPath()).set('Origin', 'https://www.acme.example').expect(200);
-    expect(withOrigin.headers['access-control-allow-origin']).toBe('https://www.acme.example');
-    expect((await t.raw().get(feedPath()).set('Origin', 'https://evil.example').expect(200)).headers['access-control-allow-origin']).toBeUndefined();
+    // The feed is public (the key in its address opens it for anyone): every origin gets `*`, the
+    // key's own origins as any other, and the answer does not vary by Origin.
+    for (const origin of ['https://www.acme.example', 'https://evil.example']) {
+      const res = await t.raw().get(feedPath()).set('Origin', origin).expect(200);
+      expect(res.headers['access-control-allow-origin']).toBe('*');
+      expect(res.headers['access-control-allow-credentials']).toBeUndefined();
+      expect(res.headers['vary'] ?? '').not.toMatch(/origin/i);
+    }
     await t.identity.revokeApiKey(keyId);
     await t.raw().get(feedPath()).expect(404);
   });

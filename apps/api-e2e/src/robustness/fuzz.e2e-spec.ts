@@ -4,7 +4,9 @@ import { createTestApp, Tenant, TestApp } from '../support/test-app';
 /**
  * A fuzz run of our own over the whole API (issue 12): every operation of the app's OpenAPI document
  * gets generated hostile bodies, queries and path ids — with a valid all-scope key or admin session,
- * so requests get past authentication — and must never answer 5xx nor bring the process down.
+ * so requests get past authentication, and with no credentials at all for the operations that
+ * require none (the public routes under /public/v1, as a stranger sends them) — and must never answer
+ * 5xx nor bring the process down; every answer under /public/v1 is readable by any origin.
  * `npm test` runs a bounded number of cases per operation; `npm run fuzz` (FUZZ_RUNS) runs more.
  */
 const RUNS = Number(process.env['FUZZ_RUNS'] ?? 5);
@@ -93,17 +95,24 @@ interface Operation {
   queryNames: string[];
   bodyNames: string[] | null;
   session: boolean;
+  /** No security requirement: sent without any credentials. */
+  open: boolean;
 }
 
 describe('fuzzing every operation of the OpenAPI document (e2e)', () => {
   let t: TestApp;
   let a: Tenant;
   let cookie: string;
+  let previewToken: string;
   const operations: Operation[] = [];
 
   beforeAll(async () => {
-    t = await createTestApp({ config: { rateLimitPerMinute: 0 } });
+    // No rate limits, so that every generated request reaches its handler.
+    t = await createTestApp({ config: { rateLimitPerMinute: 0, publicRateLimitPerMinute: 0 } });
     a = await t.tenant();
+    const post = await t.api.post('/api/v1/posts').set(a.auth).send({ title: 'Fuzzed', slug: 'fuzzed' }).expect(201);
+    const link = await t.api.post(`/api/v1/posts/${post.body.data.id}/preview-link`).set(a.auth).expect(201);
+    previewToken = String(link.body.data.url).split('/').pop()!;
     await t.identity.createUser({ organizationId: a.orgId, email: 'fuzz@example.com', name: 'Fuzz', password: 'correct horse battery', role: 'admin' });
     const login = await t.raw().post('/api/auth/login').set('Origin', ORIGIN).send({ email: 'fuzz@example.com', password: 'correct horse battery' });
     cookie = String(login.headers['set-cookie']![0]).split(';')[0]!;
@@ -120,10 +129,12 @@ describe('fuzzing every operation of the OpenAPI document (e2e)', () => {
           queryNames: parameters.filter((p) => p['in'] === 'query').map((p) => String(p['name'])),
           bodyNames: body ? propertyNames(document, body) : null,
           session: JSON.stringify(operation['security'] ?? []).includes('session'),
+          open: Array.isArray(operation['security']) && operation['security'].length === 0,
         });
       }
     }
     expect(operations.length).toBeGreaterThan(30);
+    expect(operations.filter((op) => op.open).map((op) => op.path)).toEqual(expect.arrayContaining(['/public/v1/posts.atom', '/public/v1/previews/{token}']));
   });
   afterAll(() => t.close());
 
@@ -131,7 +142,8 @@ describe('fuzzing every operation of the OpenAPI document (e2e)', () => {
     const failures: string[] = [];
     for (const op of operations) {
       const input = fc.record({
-        pathValue: fc.oneof(hostileString, fc.constant(a.orgId)),
+        // A path id is hostile, or one that names something (so the handler gets past its lookup).
+        pathValue: fc.oneof(hostileString, fc.constant(op.path.includes('{token}') ? previewToken : a.orgId)),
         query: fc.dictionary(fc.constantFrom(...(op.queryNames.length ? op.queryNames : ['limit'])), hostileString, { maxKeys: 4 }),
         body: op.bodyNames ? bodyArbitrary(op.bodyNames) : fc.constant(undefined),
       });
@@ -139,11 +151,13 @@ describe('fuzzing every operation of the OpenAPI document (e2e)', () => {
         fc.asyncProperty(input, async ({ pathValue, query, body }) => {
           const path = op.path.replace(/\{organizationId\}/g, a.orgId).replace(/\{[^}]+\}/g, () => encodeURIComponent(pathValue));
           let request = t.raw()[op.method](path).query(query as Record<string, string>);
-          request = op.session ? request.set('Cookie', cookie).set('Origin', ORIGIN) : request.set(a.auth);
+          if (op.session) request = request.set('Cookie', cookie).set('Origin', ORIGIN);
+          else if (!op.open) request = request.set(a.auth);
           if (body !== undefined) request = request.set('Content-Type', 'application/json').send(JSON.stringify(body) ?? 'null');
           const res = await request;
-          if (res.status >= 500) failures.push(`${op.method.toUpperCase()} ${path} ${JSON.stringify(query)} ${JSON.stringify(body)?.slice(0, 300)} → ${res.status} ${res.text.slice(0, 200)}`);
-          return res.status < 500;
+          const uncors = op.path.startsWith('/public/v1/') && res.headers['access-control-allow-origin'] !== '*';
+          if (res.status >= 500 || uncors) failures.push(`${op.method.toUpperCase()} ${path} ${JSON.stringify(query)} ${JSON.stringify(body)?.slice(0, 300)} → ${res.status}${uncors ? ' without CORS' : ''} ${res.text.slice(0, 200)}`);
+          return res.status < 500 && !uncors;
         }),
         { numRuns: RUNS, endOnFailure: true },
       ).catch(() => undefined);

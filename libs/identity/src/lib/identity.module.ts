@@ -6,6 +6,7 @@ import { AdminApiKeysController } from './api/admin-api-keys.controller';
 import { ApiKeysController } from './api/api-keys.controller';
 import { AuthController } from './api/auth.controller';
 import { CorsPreflightController } from './api/cors-preflight.controller';
+import { PublicSurface } from './api/public-surface';
 import { BrowserOrigins } from './application/browser-origins';
 import { IdempotencyInterceptor } from './api/idempotency.interceptor';
 import { AdminSessionService } from './application/admin-session.service';
@@ -13,9 +14,11 @@ import { ApiKeyAuthenticator } from './application/api-key-authenticator';
 import { ApiRateLimiter } from './application/api-rate-limiter';
 import { DemoOutput, DemoSeeder, StdoutDemoOutput } from './application/demo-seed';
 import { IdentityService } from './application/identity.service';
+import { PublicRateLimiter } from './application/public-rate-limiter';
 import { IdempotencyStore } from './infrastructure/idempotency.store';
 import { ApiKeyRepository } from './infrastructure/api-key.repository';
 import { OrganizationRepository } from './infrastructure/organization.repository';
+import { PublicRateLimitRepository } from './infrastructure/public-rate-limit.repository';
 import { SessionRepository } from './infrastructure/session.repository';
 import { UserRepository } from './infrastructure/user.repository';
 import { StoredAnswerErasureRepository } from './infrastructure/stored-answer-erasure.repository';
@@ -36,6 +39,7 @@ const SHARED = [
   SessionGuard,
   AdminSessionGuard,
   IdentityService,
+  PublicSurface,
 ];
 
 @Global()
@@ -47,6 +51,8 @@ const SHARED = [
     ApiKeyRepository,
     SessionRepository,
     StoredAnswerErasureRepository,
+    PublicRateLimitRepository,
+    PublicRateLimiter,
     ...SHARED,
     { provide: DemoOutput, useClass: StdoutDemoOutput },
     DemoSeeder,

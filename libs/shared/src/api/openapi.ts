@@ -3,6 +3,7 @@ import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import { CONDITIONAL_EXTENSION } from './conditional';
 import { HEADER_TEXT_PATTERN } from './body-checks';
 import { toOpenApi31 } from './openapi-31';
+import { documentPublicApi } from './openapi-public';
 import { documentCreateLinks, documentFrontDoorProblems, documentRequestBodies, inlineResponseHeaders } from './openapi-refinements';
 import { documentRequestRules, operationIdOf } from './openapi-requests';
 
@@ -61,6 +62,7 @@ export function buildOpenApiDocument(app: INestApplication, appUrl: string): Ope
   documentRequestBodies(document, requests);
   applyV1Conventions(document);
   documentFrontDoorProblems(document);
+  documentPublicApi(document);
   documentCreateLinks(document);
   inlineResponseHeaders(document);
   return toOpenApi31(declarePublicOperations(document));

@@ -8,6 +8,8 @@ export class AppConfig {
   readonly appUrl: string;
   readonly logLevel: string;
   readonly rateLimitPerMinute: number;
+  /** Requests one client address may make to `/public/v1` in any 60 seconds, counted across instances; 0 turns it off. */
+  readonly publicRateLimitPerMinute: number;
   readonly calendarAllowPrivateHosts: boolean;
   /** Seconds an API-key lookup may be served from memory; revocation is honoured within this time. */
   readonly apiKeyCacheSeconds: number;
@@ -54,6 +56,7 @@ export class AppConfig {
     this.appUrl = (values.appUrl ?? `http://localhost:${this.port}`).replace(/\/+$/, '');
     this.logLevel = values.logLevel ?? 'info';
     this.rateLimitPerMinute = values.rateLimitPerMinute ?? 600;
+    this.publicRateLimitPerMinute = values.publicRateLimitPerMinute ?? 120;
     this.calendarAllowPrivateHosts = values.calendarAllowPrivateHosts ?? false;
     this.apiKeyCacheSeconds = values.apiKeyCacheSeconds ?? 5;
     this.seedDemo = values.seedDemo ?? true;
@@ -95,6 +98,7 @@ export class AppConfig {
       appUrl: env['APP_URL'] || undefined,
       logLevel: env['LOG_LEVEL'] || undefined,
       rateLimitPerMinute: int('RATE_LIMIT_PER_MINUTE', 600),
+      publicRateLimitPerMinute: int('PUBLIC_RATE_LIMIT_PER_MINUTE', 120),
       calendarAllowPrivateHosts: env['CALENDAR_ALLOW_PRIVATE_HOSTS'] === 'true',
       apiKeyCacheSeconds: int('API_KEY_CACHE_SECONDS', 5),
       loginMaxFailuresPerClient: int('LOGIN_MAX_FAILURES_PER_CLIENT', 30),

@@ -18,6 +18,7 @@ const document = {
           },
           '404': { description: 'missing', content: problem },
           '413': { description: 'too large', content: problem, headers: {} },
+          '418': { description: 'open to all', content: problem, headers: { 'Access-Control-Allow-Origin': { required: true, schema: { type: 'string' } } } },
           '429': { description: 'slow down', content: problem, headers: { 'Retry-After': { schema: { type: 'integer' } }, 'RateLimit-Limit': { schema: { type: 'integer' } } } },
         },
       },
@@ -99,6 +100,14 @@ describe('OpenApiValidator', () => {
     expect(validator.check('get', '/api/v1/things/1', { status: 200, body: { data: thing }, headers: { ...json, location: '/x' } })[0]).toContain('sends location');
     // Headers the document does not track are not looked at.
     expect(validator.check('get', '/api/v1/things/1', { status: 200, body: { data: thing }, headers: { ...json, 'x-request-id': 'r' } })).toEqual([]);
+  });
+
+  it('reports a header the document marks required on an answer that lacks it', () => {
+    const teapot = { status: 418, body: { ...aProblem, status: 418 } };
+    expect(validator.check('get', '/api/v1/things/1', { ...teapot, headers: { ...problemJson, 'access-control-allow-origin': '*' } })).toEqual([]);
+    expect(validator.check('get', '/api/v1/things/1', { ...teapot, headers: problemJson })).toEqual([
+      'GET /api/v1/things/{id} 418: lacks Access-Control-Allow-Origin, which the document says this answer always carries',
+    ]);
   });
 
   it('prefers literal path segments over parameters', () => {

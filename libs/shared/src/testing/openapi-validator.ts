@@ -5,7 +5,7 @@ import { DocumentRoutes } from './openapi-routes';
 type Json = Record<string, unknown>;
 
 interface Operation {
-  responses?: Record<string, { content?: Record<string, { schema?: Json }>; headers?: Record<string, unknown> }>;
+  responses?: Record<string, { content?: Record<string, { schema?: Json }>; headers?: Record<string, { required?: boolean } | undefined> }>;
 }
 
 /**
@@ -70,6 +70,10 @@ export class OpenApiValidator {
     const documentedHeaders = Object.keys(documented.headers ?? {}).map((name) => name.toLowerCase());
     const undocumented = TRACKED_HEADERS.filter((name) => response.headers[name] !== undefined && !documentedHeaders.includes(name));
     if (undocumented.length > 0) return [`${where}: sends ${undocumented.join(', ')}, which the document does not list for this answer`];
+    const missing = Object.entries(documented.headers ?? {})
+      .filter(([name, header]) => header?.required === true && response.headers[name.toLowerCase()] === undefined)
+      .map(([name]) => name);
+    if (missing.length > 0) return [`${where}: lacks ${missing.join(', ')}, which the document says this answer always carries`];
     if (!documented.content) {
       return response.body && Object.keys(response.body as Json).length > 0 && contentType.includes('json') ? [`${where}: body not documented`] : [];
     }

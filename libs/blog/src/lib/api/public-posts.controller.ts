@@ -1,6 +1,5 @@
 import { Controller, Get, Header, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { allowBrowserOrigin } from '@almanac/identity';
 import { ApiDataResponse, ApiProblems, Conditional, noneMatchHits } from '@almanac/shared';
 import type { Request, Response } from 'express';
 import { PostFeedService } from '../application/post-feed.service';
@@ -27,7 +26,7 @@ export class PublicPostsController {
       '(term = its slug), a `link rel="alternate"` to `{site_url}/{slug}` when the key has a site URL, and the content ' +
       'as `type="html"` (headings as h1–h6, paragraphs, images with src and alt, lists, quotes with their author in a footer; ' +
       'every text escaped; characters XML 1.0 forbids dropped). ETag from the entries without their content: If-None-Match ' +
-      "with it answers 304 without rendering. A request from one of the key's allowed origins gets CORS headers. " +
+      "with it answers 304 without rendering. Any page may read it (CORS for every origin, as everything under /public/v1). " +
       'An unknown, revoked or expired key, or a secret key: 404.',
   })
   @ApiQuery({ name: 'key', required: true, description: 'A publishable API key (`alm_pub_…`)', schema: { type: 'string' } })
@@ -42,8 +41,6 @@ export class PublicPostsController {
   @ApiProblems(404)
   async atom(@Query('key') key: unknown, @Req() req: Request, @Res() res: Response): Promise<void> {
     const feed = await this.feeds.atom(typeof key === 'string' ? key : '');
-    const origin = req.headers.origin;
-    if (origin !== undefined && feed.allowedOrigins.includes(origin)) allowBrowserOrigin(res, origin);
     res.setHeader('ETag', feed.etag);
     res.setHeader('Cache-Control', 'public, max-age=0, must-revalidate');
     if (noneMatchHits(req.headers['if-none-match'], feed.etag)) {

@@ -8,8 +8,6 @@ import { PostFeedRepository } from '../infrastructure/post-feed.repository';
 
 export interface AtomFeedAnswer {
   readonly etag: string;
-  /** Origins whose browsers may read it (the key's). */
-  readonly allowedOrigins: readonly string[];
   /** Rendered only when asked for: a client that has the current version (If-None-Match) gets 304 without it. */
   readonly body: () => Promise<string>;
 }
@@ -39,7 +37,6 @@ export class PostFeedService {
     const etag = entityTagOf(JSON.stringify([reader.organizationId, reader.organizationName, reader.siteUrl, selfUrl, heads]));
     return {
       etag,
-      allowedOrigins: reader.allowedOrigins,
       body: async () => {
         const contents = await this.feed.contents(em, reader.organizationId, heads.map((head) => head.id));
         return renderAtomFeed({

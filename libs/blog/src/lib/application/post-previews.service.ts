@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { AppConfig, Clock, newId, NotFoundError, secretHash, secretToken } from '@almanac/shared';
+import { AppConfig, Clock, findBySecretToken, newId, NotFoundError, secretHash, secretToken } from '@almanac/shared';
 import { DataSource } from 'typeorm';
 import type { PostView } from '../domain/post';
 import { PREVIEW_DEFAULT_MINUTES, PREVIEW_TOKEN_PATTERN } from '../domain/preview-link';
@@ -41,7 +41,7 @@ export class PostPreviewsService {
 
   /** The post a live link shows; unknown, expired, or its post deleted: not found. */
   async open(token: string): Promise<PostView> {
-    const link = PREVIEW_TOKEN_PATTERN.test(token) ? await this.links.open(this.dataSource.manager, secretHash(token), this.clock.now()) : null;
+    const link = await findBySecretToken(token, PREVIEW_TOKEN_PATTERN, (hash) => this.links.open(this.dataSource.manager, hash, this.clock.now()));
     if (!link) throw new NotFoundError('Preview');
     return this.posts.get(link.organizationId, link.postId);
   }

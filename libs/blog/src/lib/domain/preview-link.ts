@@ -3,5 +3,7 @@ export const PREVIEW_MIN_MINUTES = 1;
 export const PREVIEW_MAX_MINUTES = 10_080;
 export const PREVIEW_DEFAULT_MINUTES = 1_440;
 
+import { secretTokenPattern } from '@almanac/shared/domain';
+
 /** The token in a preview address: 32 base62 characters (anything else names no link, without a query). */
-export const PREVIEW_TOKEN_PATTERN = /^[0-9A-Za-z]{32}$/;
+export const PREVIEW_TOKEN_PATTERN = secretTokenPattern();

@@ -42,3 +42,23 @@ export function allowPreflight(res: ServerResponse, origin: string): void {
   res.setHeader('Access-Control-Max-Age', String(PREFLIGHT_MAX_AGE_SECONDS));
   addVaryOrigin(res);
 }
+
+/** How long a browser may reuse a `/public/v1` preflight's answer: it never changes, so Chromium's cap (2 h). */
+const PUBLIC_PREFLIGHT_MAX_AGE_SECONDS = 7_200;
+
+/**
+ * The public surface's CORS: any page may read any answer (errors included), since nothing in it
+ * depends on who asks: `*`, never credentials, so no `Vary: Origin` either.
+ */
+export function allowAnyOrigin(res: ServerResponse): void {
+  res.setHeader('Access-Control-Allow-Origin', '*');
+  res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+}
+
+/** A `/public/v1` preflight's permission, whatever the path: GET and POST with a JSON body. */
+export function allowPublicPreflight(res: ServerResponse): void {
+  allowAnyOrigin(res);
+  res.setHeader('Access-Control-Allow-Methods', 'GET, POST');
+  res.setHeader('Access-Control-Allow-Headers', 'content-type');
+  res.setHeader('Access-Control-Max-Age', String(PUBLIC_PREFLIGHT_MAX_AGE_SECONDS));
+}

@@ -36,7 +36,6 @@ export interface PublishableReader {
   readonly organizationName: string;
   readonly organizationCreatedAt: Date;
   readonly siteUrl: string | null;
-  readonly allowedOrigins: readonly string[];
 }
 
 /** Organizations, users and API keys: used by the CLI, the demo seed, the admin console and the tests. */
@@ -146,7 +145,6 @@ export class IdentityService {
       organizationName: organization.name,
       organizationCreatedAt: organization.createdAt,
       siteUrl: key.siteUrl,
-      allowedOrigins: key.allowedOrigins,
     };
   }
 

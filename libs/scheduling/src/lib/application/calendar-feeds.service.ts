@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { AppConfig, Clock, NotFoundError } from '@almanac/shared';
-import { createHash, randomInt } from 'node:crypto';
+import { AppConfig, Clock, findBySecretToken, NotFoundError, secretHash, secretToken, secretTokenPattern } from '@almanac/shared';
+import { createHash } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { renderCalendar } from '../domain/icalendar';
 import { RenderedFeedCache } from './rendered-feed-cache';
@@ -19,10 +19,7 @@ const FEED_FUTURE_DAYS = 366;
 export const FEED_MAX_EVENTS = 2_000;
 /** Rendered feeds kept in memory per process (see RenderedFeedCache). */
 const RENDERED_FEEDS_MAX_BYTES = 32 * 1024 * 1024;
-const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
-export const FEED_TOKEN_PATTERN = /^[0-9A-Za-z]{32}$/;
-
-const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+const FEED_TOKEN_PATTERN = secretTokenPattern();
 
 export interface RenderedFeed {
   etag: string;
@@ -47,15 +44,8 @@ export class CalendarFeedsService {
   /** A new secret address (32 base62 characters from the CSPRNG; only its SHA-256 is kept). */
   async create(organizationId: string, scheduleId: string): Promise<{ url: string; createdAt: Date }> {
     await this.scheduleOrFail(organizationId, scheduleId);
-    let token = '';
-    for (let i = 0; i < 32; i++) token += BASE62[randomInt(62)];
-    const createdAt = await this.feeds.replaceToken(
-      this.dataSource.manager,
-      organizationId,
-      scheduleId,
-      hashToken(token),
-      this.clock.now(),
-    );
+    const token = secretToken(32);
+    const createdAt = await this.feeds.replaceToken(this.dataSource.manager, organizationId, scheduleId, secretHash(token), this.clock.now());
     return { url: `${this.config.appUrl}/calendar/${token}.ics`, createdAt };
   }
 
@@ -80,7 +70,6 @@ export class CalendarFeedsService {
    * then kept by ETag. Unknown token: NotFoundError.
    */
   async feed(token: string): Promise<RenderedFeed> {
-    if (!FEED_TOKEN_PATTERN.test(token)) throw new NotFoundError('Calendar feed');
     const em = this.dataSource.manager;
     const now = this.clock.now();
     const window = {
@@ -89,7 +78,7 @@ export class CalendarFeedsService {
       to: new Date(now.getTime() + FEED_FUTURE_DAYS * DAY_MS),
       limit: FEED_MAX_EVENTS,
     };
-    const subscription = await this.feeds.byToken(em, hashToken(token), window);
+    const subscription = await findBySecretToken(token, FEED_TOKEN_PATTERN, (hash) => this.feeds.byToken(em, hash, window));
     if (!subscription) throw new NotFoundError('Calendar feed');
     const { organizationId, scheduleId, fingerprint } = subscription;
     // last_fetched_at to the minute: most polls write nothing.
