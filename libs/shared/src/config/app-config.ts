@@ -28,9 +28,9 @@ export class AppConfig {
   readonly httpRequestTimeoutMs: number;
   /** Connections in this instance's PostgreSQL pool. */
   readonly databasePoolSize: number;
-  /** A statement not answered within this many ms ends its connection (503); 0: no bound. */
+  /** A statement not answered within this many ms asks whether the database still answers: if not, its connection ends (503); also a new connection's handshake bound; 0: no bound. */
   readonly databaseQueryTimeoutMs: number;
-  /** Waiting for a connection (a free one of the pool, or a new one) longer than this many ms: 503; 0: no bound. */
+  /** Waiting for a free connection of the pool longer than this many ms: 503; 0: no bound. */
   readonly databaseConnectTimeoutMs: number;
   /** `/health/ready` answers 503 when the database has not answered `SELECT 1` within this many ms. */
   readonly databaseReadyTimeoutMs: number;
@@ -68,8 +68,8 @@ export class AppConfig {
     this.httpHeadersTimeoutMs = values.httpHeadersTimeoutMs ?? 10_000;
     this.httpRequestTimeoutMs = values.httpRequestTimeoutMs ?? 30_000;
     this.databasePoolSize = values.databasePoolSize ?? 20;
-    this.databaseQueryTimeoutMs = values.databaseQueryTimeoutMs ?? 3000;
-    this.databaseConnectTimeoutMs = values.databaseConnectTimeoutMs ?? 3000;
+    this.databaseQueryTimeoutMs = values.databaseQueryTimeoutMs ?? 2000;
+    this.databaseConnectTimeoutMs = values.databaseConnectTimeoutMs ?? 10000;
     this.databaseReadyTimeoutMs = values.databaseReadyTimeoutMs ?? 1500;
     this.webhookAllowPrivateHosts = values.webhookAllowPrivateHosts ?? false;
     this.webhookMaxAttempts = values.webhookMaxAttempts ?? 8;
@@ -109,8 +109,8 @@ export class AppConfig {
       httpHeadersTimeoutMs: int('HTTP_HEADERS_TIMEOUT_SECONDS', 10) * 1000,
       httpRequestTimeoutMs: int('HTTP_REQUEST_TIMEOUT_SECONDS', 30) * 1000,
       databasePoolSize: Math.max(1, int('DATABASE_POOL_SIZE', 20)),
-      databaseQueryTimeoutMs: int('DATABASE_QUERY_TIMEOUT_MS', 3000),
-      databaseConnectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS', 3000),
+      databaseQueryTimeoutMs: int('DATABASE_QUERY_TIMEOUT_MS', 2000),
+      databaseConnectTimeoutMs: int('DATABASE_CONNECT_TIMEOUT_MS', 10000),
       databaseReadyTimeoutMs: Math.max(1, int('DATABASE_READY_TIMEOUT_MS', 1500)),
       webhookAllowPrivateHosts: env['WEBHOOK_ALLOW_PRIVATE_HOSTS'] === 'true',
       webhookMaxAttempts: Math.max(1, int('WEBHOOK_MAX_ATTEMPTS', 8)),

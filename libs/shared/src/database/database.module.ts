@@ -58,7 +58,7 @@ export class DatabaseServerModule {
 export class DatabaseModule {
   static forRoot(options: DatabaseModuleOptions): DynamicModule {
     // The statements' deadline: none while the migrations run, DATABASE_QUERY_TIMEOUT_MS afterwards.
-    const deadline = { now: { ms: 0 } as QueryDeadline, after: 0 };
+    const deadline = { now: { ms: 0, probeMs: 0 } as QueryDeadline, after: 0 };
     return {
       module: DatabaseModule,
       imports: [
@@ -67,6 +67,7 @@ export class DatabaseModule {
           inject: [AppConfig, DatabaseServer],
           useFactory: async (config: AppConfig, server: DatabaseServer) => {
             deadline.after = config.databaseQueryTimeoutMs;
+            deadline.now.probeMs = config.databaseReadyTimeoutMs;
             return {
               type: 'postgres' as const,
               url: await server.resolveUrl(config),
