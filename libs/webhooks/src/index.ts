@@ -7,8 +7,6 @@ export { WebhookDispatcher } from './lib/application/webhook-dispatcher';
 export { WebhooksService } from './lib/application/webhooks.service';
 /** For the operators' erasure of a person's data. */
 export { WebhookErasureService } from './lib/application/webhook-erasure.service';
-/** Every event type an endpoint may subscribe to (the admin console's test checks its list against it). */
-export { WEBHOOK_EVENT_TYPES } from './lib/domain/webhook-events';
 /** Endpoints one organization may have at once (409 `webhook_limit_reached` beyond). */
 export { MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION } from './lib/domain/webhook-errors';
 

@@ -1,11 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { DELIVERY_STATUSES, DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '../../domain/webhook';
-import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../../domain/webhook-events';
+import { SUBSCRIBABLE_EVENTS } from '../../application/event-types';
 
 export class WebhookResponse {
   @ApiProperty({ format: 'uuid' }) readonly id!: string;
   @ApiProperty({ example: 'https://example.com/hooks/almanac' }) readonly url!: string;
-  @ApiProperty({ isArray: true, enum: [ALL_EVENTS, ...WEBHOOK_EVENT_TYPES], enumName: 'WebhookEventType' })
+  @ApiProperty({ isArray: true, enum: SUBSCRIBABLE_EVENTS, enumName: 'WebhookEventType' })
   readonly events!: string[];
   @ApiProperty({ type: String, nullable: true }) readonly description!: string | null;
   @ApiProperty() readonly enabled!: boolean;
