@@ -56,7 +56,8 @@ async function main() {
 
   const server = await startServer(database, { WEBHOOK_ALLOW_PRIVATE_HOSTS: 'true', WEBHOOK_POLL_MS: '50' });
   const { base } = server;
-  const tenant = await createTenant(db, ['posts:write', 'webhooks:write']);
+  // Subscribing to every event type (`*`) needs the scope that reads each.
+  const tenant = await createTenant(db, ['posts:write', 'webhooks:write', 'bookings:read', 'events:read', 'posts:read', 'webhooks:read']);
   const org = { id: tenant.orgId };
   const auth = tenant.auth;
   const hook = await post(`${base}/api/v1/webhooks`, auth, { url: receiverUrl, events: ['*'] });

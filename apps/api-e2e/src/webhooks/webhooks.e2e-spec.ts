@@ -113,6 +113,73 @@ describe('webhooks (e2e)', () => {
     });
   });
 
+  describe('a subscription needs the scopes that read its event types', () => {
+    const create = (tenant: Tenant, events: string[]) =>
+      t.api.post('/api/v1/webhooks').set(tenant.auth).send({ url: `${receiver.base}/scoped`, events });
+    const stored = async (orgId: string) =>
+      (await t.query<{ events: string[] }>('SELECT events FROM webhook_endpoints WHERE organization_id = $1 ORDER BY created_at', [orgId])).map((r) => r.events);
+    const refused = (res: { body: unknown; headers: Record<string, string> }, detail: string) => {
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.body).toMatchObject({ status: 403, code: 'forbidden', detail });
+    };
+
+    it('create: a write scope alone subscribes to nothing; each type needs its read scope, `*` all of them', async () => {
+      const hooksOnly = await t.tenant({ scopes: ['webhooks:read', 'webhooks:write'] });
+      refused(await create(hooksOnly, ['booking.created']).expect(403), 'Subscribing to booking.created needs the bookings:read scope, which this API key lacks.');
+      refused(
+        await create(hooksOnly, ['*']).expect(403),
+        'Subscribing to * needs the bookings:read, events:read, posts:read scopes, which this API key lacks.',
+      );
+      refused(
+        await create(hooksOnly, ['calendar.synced', 'registration.promoted', 'post.deleted']).expect(403),
+        'Subscribing to registration.promoted, post.deleted needs the events:read, posts:read scopes, which this API key lacks.',
+      );
+      expect(await stored(hooksOnly.orgId)).toEqual([]);
+      await create(hooksOnly, ['calendar.synced', 'webhook.ping']).expect(201);
+
+      const bookings = await t.tenant({ scopes: ['webhooks:write', 'bookings:read'] });
+      await create(bookings, ['booking.created', 'booking.no_show']).expect(201);
+      refused(await create(bookings, ['booking.created', 'event.created']).expect(403), 'Subscribing to event.created needs the events:read scope, which this API key lacks.');
+      // calendar.synced and webhook.ping are read with webhooks:read, as in the change feed; `*` covers them too.
+      refused(await create(bookings, ['webhook.ping']).expect(403), 'Subscribing to webhook.ping needs the webhooks:read scope, which this API key lacks.');
+      const threeReads = await t.tenant({ scopes: ['webhooks:write', 'bookings:read', 'events:read', 'posts:read'] });
+      refused(await create(threeReads, ['*']).expect(403), 'Subscribing to * needs the webhooks:read scope, which this API key lacks.');
+      await create(threeReads, ['booking.created', 'event.updated', 'registration.created', 'post.published']).expect(201);
+      const reader = await t.tenant({ scopes: ['webhooks:read', 'webhooks:write', 'bookings:read', 'events:read', 'posts:read'] });
+      await create(reader, ['*']).expect(201);
+      expect(await stored(bookings.orgId)).toEqual([['booking.created', 'booking.no_show']]);
+      expect(await stored(reader.orgId)).toEqual([['*']]);
+    });
+
+    it('PATCH: the events a request sends are checked the same way; other fields need no read scope', async () => {
+      const tenant = await t.tenant({ scopes: ['webhooks:read', 'webhooks:write', 'posts:read'] });
+      const hook = (await create(tenant, ['post.created']).expect(201)).body.data;
+      refused(
+        await t.api.patch(`/api/v1/webhooks/${hook.id}`).set(tenant.auth).send({ events: ['post.created', 'booking.cancelled'], enabled: false }).expect(403),
+        'Subscribing to booking.cancelled needs the bookings:read scope, which this API key lacks.',
+      );
+      refused(await t.api.patch(`/api/v1/webhooks/${hook.id}`).set(tenant.auth).send({ events: ['*'] }).expect(403), 'Subscribing to * needs the bookings:read, events:read scopes, which this API key lacks.');
+      const [row] = await t.query<{ events: string[]; enabled: boolean }>('SELECT events, enabled FROM webhook_endpoints WHERE id = $1', [hook.id]);
+      expect(row).toEqual({ events: ['post.created'], enabled: true });
+      await t.api.patch(`/api/v1/webhooks/${hook.id}`).set(tenant.auth).send({ description: 'posts only' }).expect(200);
+      const moved = await t.api.patch(`/api/v1/webhooks/${hook.id}`).set(tenant.auth).send({ events: ['post.published', 'webhook.ping'] }).expect(200);
+      expect(moved.body.data.events).toEqual(['post.published', 'webhook.ping']);
+    });
+
+    it('an admin (session) may subscribe to every event type', async () => {
+      const tenant = await t.tenant({ scopes: ['webhooks:read'] });
+      const email = `hooks-admin-${tenant.orgId}@example.com`;
+      await t.identity.createUser({ organizationId: tenant.orgId, email, name: 'Admin', password: 'correct horse battery', role: 'admin' });
+      const origin = 'http://localhost:3000';
+      const login = await t.api.post('/api/auth/login').set('Origin', origin).send({ email, password: 'correct horse battery' }).expect(200);
+      const cookie = String(login.headers['set-cookie']![0]).split(';')[0]!;
+      const base = `/api/organizations/${tenant.orgId}/webhooks`;
+      const hook = await t.api.post(base).set('Cookie', cookie).set('Origin', origin).send({ url: `${receiver.base}/admin`, events: ['booking.created'] }).expect(201);
+      await t.api.patch(`${base}/${hook.body.data.id}`).set('Cookie', cookie).set('Origin', origin).send({ events: ['*'] }).expect(200);
+      expect(await stored(tenant.orgId)).toEqual([['*']]);
+    });
+  });
+
   describe('at most MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION endpoints per organization', () => {
     it('parallel creates past the cap: exactly the cap succeeds, the rest are 409 webhook_limit_reached', async () => {
       const cap = MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION;

@@ -1,6 +1,6 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { AdminController, AdminSession, AdminSessionInfo, assertOwnOrganization, Audited, OrganizationIdParam } from '@almanac/identity';
+import { AdminController, AdminSession, AdminSessionInfo, assertOwnOrganization, Audited, OrganizationIdParam, SCOPES } from '@almanac/identity';
 import {
   ApiDataResponse,
   ApiListResponse,
@@ -21,6 +21,8 @@ import { CreateWebhookDto, DeliveryListQuery, UpdateWebhookDto } from './dto/web
 import { CreatedWebhookResponse, DeliveryResponse, toDelivery, toWebhook, webhookBody, WebhookDeletion, WebhookResponse, WebhookSecretResponse } from './dto/webhook.response';
 
 const HOOK = UuidParam('Webhook');
+/** An organization's admin may read every resource, so may subscribe to every event type. */
+const ADMIN_READS = SCOPES;
 
 
 /**
@@ -51,7 +53,8 @@ export class AdminWebhooksController {
     summary: 'Subscribe an endpoint',
     description:
       'The signing secret is in this answer only. ' +
-      `An organization has at most ${MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION} endpoints: 409 webhook_limit_reached.`,
+      `An organization has at most ${MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION} endpoints: 409 webhook_limit_reached. ` +
+      'An admin may subscribe to every event type (an API key only to those its scopes read).',
   })
   @ApiDataResponse(CreatedWebhookResponse, 201, 'The endpoint, with its secret (shown once)')
   @ApiProblems(400, 409, 413, 415)
@@ -63,7 +66,7 @@ export class AdminWebhooksController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ data: CreatedWebhookResponse }> {
     assertOwnOrganization(admin, organizationId);
-    const created = await this.webhooks.create(organizationId, body, source);
+    const created = await this.webhooks.create(organizationId, body, ADMIN_READS, source);
     res.setHeader('Location', `/api/organizations/${organizationId}/webhooks/${created.id}`);
     return { data: { ...toWebhook(created), secret: created.secret } };
   }
@@ -83,7 +86,10 @@ export class AdminWebhooksController {
 
   @Patch(':id')
   @Conditional()
-  @ApiOperation({ summary: 'Change an endpoint (enable, disable, url, events, description)' })
+  @ApiOperation({
+    summary: 'Change an endpoint (enable, disable, url, events, description)',
+    description: 'An admin may subscribe to every event type (an API key only to those its scopes read).',
+  })
   @ApiDataResponse(WebhookResponse)
   @ApiProblems(400, 404, 413, 415)
   async update(
@@ -95,7 +101,7 @@ export class AdminWebhooksController {
     @Audited() source: AuditSource,
   ): Promise<{ data: WebhookResponse }> {
     assertOwnOrganization(admin, organizationId);
-    return webhookBody(await this.webhooks.update(organizationId, id, body ?? {}, source, ifMatch.of(webhookBody)));
+    return webhookBody(await this.webhooks.update(organizationId, id, body ?? {}, ADMIN_READS, source, ifMatch.of(webhookBody)));
   }
 
   @Delete(':id')

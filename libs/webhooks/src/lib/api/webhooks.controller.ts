@@ -34,6 +34,12 @@ import {
 } from './dto/webhook.response';
 
 const HOOK = UuidParam('Webhook');
+/** The scope rule of `events`, on create and PATCH alike. */
+const SUBSCRIPTION_SCOPES =
+  'Each event type in `events` needs the API key\'s scope that reads it, the one the change feed shows it with ' +
+  '(`bookings:read` for booking.*, `events:read` for event.* and registration.*, `posts:read` for post.*, `webhooks:read` ' +
+  'for calendar.synced and webhook.ping), and `*` needs all of them: otherwise 403 `forbidden` and nothing changes ' +
+  '(`webhooks:write` alone subscribes to nothing).';
 
 @V1Controller('webhooks', 'webhooks')
 export class WebhooksController {
@@ -46,7 +52,8 @@ export class WebhooksController {
     description:
       'Deliveries are Standard Webhooks: POST with `webhook-id`, `webhook-timestamp` and `webhook-signature` ' +
       '(`v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` with the secret). The secret is in this answer only. ' +
-      `An organization has at most ${MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION} endpoints: 409 webhook_limit_reached.`,
+      `An organization has at most ${MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION} endpoints: 409 webhook_limit_reached. ` +
+      SUBSCRIPTION_SCOPES,
   })
   @ApiDataResponse(CreatedWebhookResponse, 201, 'The endpoint, with its secret (shown once)')
   @ApiProblems(400, 403, 409, 413, 415)
@@ -56,7 +63,7 @@ export class WebhooksController {
     @Audited() source: AuditSource,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ data: CreatedWebhookResponse }> {
-    const created = await this.webhooks.create(principal.organizationId, body, source);
+    const created = await this.webhooks.create(principal.organizationId, body, principal.scopes, source);
     res.setHeader('Location', `/api/v1/webhooks/${created.id}`);
     return { data: { ...toWebhook(created), secret: created.secret } };
   }
@@ -93,7 +100,8 @@ export class WebhooksController {
   @RequireScope('webhooks:write')
   @ApiOperation({
     summary: 'Change an endpoint',
-    description: 'url, events, description, enabled; a `410 Gone` answer sets enabled to false.',
+    description:
+      `url, events, description, enabled; a \`410 Gone\` answer sets enabled to false. ${SUBSCRIPTION_SCOPES}`,
   })
   @ApiDataResponse(WebhookResponse)
   @ApiProblems(400, 403, 404, 413, 415)
@@ -104,7 +112,9 @@ export class WebhooksController {
     @IfMatch() ifMatch: IfMatchHeader,
     @Audited() source: AuditSource,
   ): Promise<{ data: WebhookResponse }> {
-    return webhookBody(await this.webhooks.update(principal.organizationId, id, body ?? {}, source, ifMatch.of(webhookBody)));
+    return webhookBody(
+      await this.webhooks.update(principal.organizationId, id, body ?? {}, principal.scopes, source, ifMatch.of(webhookBody)),
+    );
   }
 
   @Delete(':id')

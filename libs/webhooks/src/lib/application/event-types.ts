@@ -1,4 +1,4 @@
-import { eventTypeList, eventTypes, readScopeOf } from '@almanac/identity';
+import { eventTypeList, eventTypes, readScopeOf, Scope, SCOPES } from '@almanac/identity';
 
 /** Subscribes an endpoint to every event type, those declared later included. */
 export const ALL_EVENTS = '*';
@@ -13,4 +13,21 @@ export const SUBSCRIBABLE_EVENTS = eventTypeList([ALL_EVENTS]) as string[]; // m
 /** Event types a key with these scopes may read in the change feed. */
 export function readableEventTypes(scopes: readonly string[]): string[] {
   return eventTypes().filter((type) => scopes.includes(readScopeOf(type)!));
+}
+
+/**
+ * What a subscription to `events` needs that a key with `scopes` lacks: the names that need more,
+ * and the scopes they need. Each event type needs the scope the change feed shows it with, and `*`
+ * the scope of every declared type: a subscription must not deliver what the key could not read.
+ */
+export function missingReadScopes(events: readonly string[], scopes: readonly Scope[]): { events: string[]; scopes: Scope[] } {
+  const lacking = (type: string): Scope[] => {
+    const scope = readScopeOf(type);
+    return scope !== undefined && !scopes.includes(scope) ? [scope] : [];
+  };
+  const short = events
+    .map((name) => ({ name, missing: name === ALL_EVENTS ? eventTypes().flatMap(lacking) : lacking(name) }))
+    .filter((n) => n.missing.length > 0);
+  const missing = new Set(short.flatMap((n) => n.missing));
+  return { events: short.map((n) => n.name), scopes: SCOPES.filter((scope) => missing.has(scope)) };
 }
