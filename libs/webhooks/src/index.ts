@@ -1,6 +1,7 @@
 import type { MigrationClass } from '@almanac/shared';
 import { WebhooksInit1764030000000 } from './lib/infrastructure/migrations/1764030000000-webhooks-init';
 import { FailedDeliveriesIndex1764300000000 } from './lib/infrastructure/migrations/1764300000000-failed-deliveries-index';
+import { WebhooksMaskPingUrls1764340000000 } from './lib/infrastructure/migrations/1764340000000-mask-ping-urls';
 
 export { WebhooksModule } from './lib/webhooks.module';
 export { WebhookDispatcher } from './lib/application/webhook-dispatcher';
@@ -11,4 +12,8 @@ export { WebhookErasureService } from './lib/application/webhook-erasure.service
 export { MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION } from './lib/domain/webhook-errors';
 
 /** This context's migrations, in order; the app runs them with every other context's. */
-export const webhooksMigrations: MigrationClass[] = [WebhooksInit1764030000000, FailedDeliveriesIndex1764300000000];
+export const webhooksMigrations: MigrationClass[] = [
+  WebhooksInit1764030000000,
+  FailedDeliveriesIndex1764300000000,
+  WebhooksMaskPingUrls1764340000000,
+];

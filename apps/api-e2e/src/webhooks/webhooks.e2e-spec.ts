@@ -1,6 +1,7 @@
 import { Outbox } from '@almanac/shared';
-import { MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION, WebhookDispatcher } from '@almanac/webhooks';
+import { MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION, WebhookDispatcher, webhooksMigrations } from '@almanac/webhooks';
 import { Webhook } from 'standardwebhooks';
+import type { MigrationInterface } from 'typeorm';
 import { changeFeedCaughtUp } from '../support/change-feed';
 import { createTestApp, Tenant, TestApp } from '../support/test-app';
 import { Receiver } from './receiver';
@@ -466,6 +467,66 @@ describe('webhooks (e2e)', () => {
         data: { id: hook.id },
       });
       expect(receiver.on(other.path)).toHaveLength(0);
+    });
+  });
+
+  describe('URLs with credentials or tokens', () => {
+    it('are masked in every answer and in the ping event; the full URL is used for delivery only', async () => {
+      const tenant = await t.tenant();
+      const port = new URL(receiver.base).port;
+      const url = `http://hook-user:hook-pass@127.0.0.1:${port}/secret-path-token?token=abc123`;
+      const masked = `http://127.0.0.1:${port}/secret-…?…`;
+      const created = await t.api.post('/api/v1/webhooks').set(tenant.auth).send({ url, events: ['post.created'] }).expect(201);
+      const id = created.body.data.id as string;
+      const answers = [
+        created.body.data,
+        (await t.api.get(`/api/v1/webhooks/${id}`).set(tenant.auth).expect(200)).body.data,
+        (await t.api.get('/api/v1/webhooks').set(tenant.auth).expect(200)).body.data[0],
+        (await t.api.patch(`/api/v1/webhooks/${id}`).set(tenant.auth).send({ url, description: 'tokens' }).expect(200)).body.data,
+      ];
+      for (const answer of answers) expect(answer.url).toBe(masked);
+      const ping = await t.api.post(`/api/v1/webhooks/${id}/ping`).set(tenant.auth).expect(200);
+      expect(JSON.stringify(ping.body)).not.toContain('abc123');
+
+      const [stored] = await t.query<{ url: string }>('SELECT url FROM webhook_endpoints WHERE id = $1', [id]);
+      expect(stored!.url).toBe(url);
+      const events = await t.query<{ data: unknown }>("SELECT data FROM outbox_events WHERE organization_id = $1 AND type = 'webhook.ping'", [tenant.orgId]);
+      expect(events.map((e) => e.data)).toEqual([{ id, url: masked }]);
+      await changeFeedCaughtUp(t, tenant.orgId);
+      const feed = (await t.api.get('/api/v1/changes').set(tenant.auth).expect(200)).body;
+      expect(feed.data.map((e: { data: unknown }) => e.data)).toEqual([{ id, url: masked }]);
+
+      await dispatcher.runOnce();
+      const [delivered] = receiver.on('/secret-path-token?token=abc123');
+      expect(delivered!.headers['authorization']).toBe(`Basic ${Buffer.from('hook-user:hook-pass').toString('base64')}`);
+      expect(JSON.parse(delivered!.body)).toMatchObject({ type: 'webhook.ping', data: { id, url: masked } });
+      const log = (await t.api.get(`/api/v1/webhooks/${id}/deliveries`).set(tenant.auth).expect(200)).body;
+      // The log holds what the endpoint answered (this receiver echoes its path), and nothing of the URL besides.
+      expect(log.data[0].response_body).toBe('ok /secret-path-token?token=abc123');
+      expect(JSON.stringify({ ...log.data[0], response_body: null })).not.toMatch(/abc123|hook-pass|secret-path/);
+    });
+
+    it('ping events recorded before masking are masked by a migration', async () => {
+      const tenant = await t.tenant();
+      const id = '0192f0e0-0000-7000-8000-00000000feed';
+      const full = { id, url: 'https://user:pass@hooks.example.com/T000/B000/XXXX?token=abc' };
+      await t.query(
+        `INSERT INTO outbox_events (organization_id, id, type, data, created_at, fanned_out)
+         VALUES ($1, gen_random_uuid(), 'webhook.ping', $2, now(), true), ($1, gen_random_uuid(), 'post.created', $2, now(), true)`,
+        [tenant.orgId, JSON.stringify(full)],
+      );
+      const Migration = webhooksMigrations.find((m) => m.name === 'WebhooksMaskPingUrls1764340000000')!;
+      const runner = t.dataSource.createQueryRunner();
+      try {
+        await (new Migration() as MigrationInterface).up(runner);
+      } finally {
+        await runner.release();
+      }
+      const rows = await t.query<{ type: string; data: unknown }>('SELECT type, data FROM outbox_events WHERE organization_id = $1 ORDER BY type', [tenant.orgId]);
+      expect(rows).toEqual([
+        { type: 'post.created', data: full },
+        { type: 'webhook.ping', data: { id, url: 'https://hooks.example.com/T000/B0…?…' } },
+      ]);
     });
   });
 

@@ -10,6 +10,7 @@ import {
   Clock,
   ForbiddenError,
   isPublicAddress,
+  maskSecretUrl,
   newId,
   NotFoundError,
   Outbox,
@@ -172,7 +173,8 @@ export class WebhooksService {
       const [eventId] = await this.outbox.record(em, {
         type: 'webhook.ping',
         organizationId,
-        data: { id: endpoint.id, url: endpoint.url },
+        // Kept 30 days and shown in the change feed: the URL as every answer shows it, masked.
+        data: { id: endpoint.id, url: maskSecretUrl(endpoint.url) },
         occurredAt: now,
       });
       return this.repository.insertDelivery(
