@@ -334,6 +334,30 @@ describe('webhooks (e2e)', () => {
       expect(new Set(receiver.on(hook.path).map((r) => r.headers['webhook-id'])).size).toBe(1);
     });
 
+    it('may deliver out of order (a retried event after a later one), as documented; the change feed keeps the order', async () => {
+      const tenant = await t.tenant();
+      const hook = await subscribe(tenant, ['post.created', 'post.deleted']);
+      receiver.statusFor.set(hook.path, 500);
+      const created = (await post(tenant, 'out-of-order').expect(201)).body.data;
+      await dispatcher.runOnce(); // post.created fails: retried in about 30 s
+      receiver.statusFor.delete(hook.path);
+      await t.api.delete(`/api/v1/posts/${created.id}`).set(tenant.auth).expect(200);
+      await dispatcher.runOnce(); // post.deleted goes at once
+      t.clock.advance(40_000);
+      await dispatcher.runOnce(); // then the retry of post.created
+      t.clock.set(new Date());
+      const types = (path: string) => receiver.on(path).map((r) => JSON.parse(r.body).type as string);
+      expect(types(hook.path)).toEqual(['post.created', 'post.deleted', 'post.created']);
+      await changeFeedCaughtUp(t, tenant.orgId);
+      const feed = (await t.api.get('/api/v1/changes').set(tenant.auth).expect(200)).body;
+      expect(feed.data.map((e: { type: string }) => e.type)).toEqual(['post.created', 'post.deleted']);
+      const paths = t.document['paths'] as Record<string, Record<string, { description: string }>>;
+      for (const [path, method] of [['/api/v1/webhooks', 'post'], ['/api/organizations/{organizationId}/webhooks', 'post']] as const) {
+        expect(paths[path]![method]!.description).toContain('Deliveries to one endpoint may arrive out of order');
+        expect(paths[path]![method]!.description).toContain('`GET /api/v1/changes`');
+      }
+    });
+
     it('disables the endpoint on 410 Gone', async () => {
       const tenant = await t.tenant();
       const hook = await subscribe(tenant, ['post.created']);

@@ -18,6 +18,7 @@ import type { Response } from 'express';
 import { WebhooksService } from '../application/webhooks.service';
 import { MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION } from '../domain/webhook-errors';
 import { CreateWebhookDto, DeliveryListQuery, UpdateWebhookDto } from './dto/webhook.dto';
+import { DELIVERY_ORDER } from './webhook-docs';
 import { CreatedWebhookResponse, DeliveryResponse, toDelivery, toWebhook, webhookBody, WebhookDeletion, WebhookResponse, WebhookSecretResponse } from './dto/webhook.response';
 
 const HOOK = UuidParam('Webhook');
@@ -54,7 +55,8 @@ export class AdminWebhooksController {
     description:
       'The signing secret is in this answer only. ' +
       `An organization has at most ${MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION} endpoints: 409 webhook_limit_reached. ` +
-      'An admin may subscribe to every event type (an API key only to those its scopes read).',
+      'An admin may subscribe to every event type (an API key only to those its scopes read). ' +
+      DELIVERY_ORDER,
   })
   @ApiDataResponse(CreatedWebhookResponse, 201, 'The endpoint, with its secret (shown once)')
   @ApiProblems(400, 409, 413, 415)

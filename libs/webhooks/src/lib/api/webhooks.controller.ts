@@ -20,6 +20,7 @@ import { eventPayload } from '../application/webhook-dispatcher';
 import { WebhooksService } from '../application/webhooks.service';
 import { MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION } from '../domain/webhook-errors';
 import { ChangesQuery, CreateWebhookDto, DeliveryListQuery, UpdateWebhookDto } from './dto/webhook.dto';
+import { DELIVERY_ORDER, SUBSCRIPTION_SCOPES } from './webhook-docs';
 import {
   ChangeEvent,
   ChangesPage,
@@ -34,12 +35,6 @@ import {
 } from './dto/webhook.response';
 
 const HOOK = UuidParam('Webhook');
-/** The scope rule of `events`, on create and PATCH alike. */
-const SUBSCRIPTION_SCOPES =
-  'Each event type in `events` needs the API key\'s scope that reads it, the one the change feed shows it with ' +
-  '(`bookings:read` for booking.*, `events:read` for event.* and registration.*, `posts:read` for post.*, `webhooks:read` ' +
-  'for calendar.synced and webhook.ping), and `*` needs all of them: otherwise 403 `forbidden` and nothing changes ' +
-  '(`webhooks:write` alone subscribes to nothing).';
 
 @V1Controller('webhooks', 'webhooks')
 export class WebhooksController {
@@ -53,7 +48,7 @@ export class WebhooksController {
       'Deliveries are Standard Webhooks: POST with `webhook-id`, `webhook-timestamp` and `webhook-signature` ' +
       '(`v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` with the secret). The secret is in this answer only. ' +
       `An organization has at most ${MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION} endpoints: 409 webhook_limit_reached. ` +
-      SUBSCRIPTION_SCOPES,
+      `${SUBSCRIPTION_SCOPES} ${DELIVERY_ORDER}`,
   })
   @ApiDataResponse(CreatedWebhookResponse, 201, 'The endpoint, with its secret (shown once)')
   @ApiProblems(400, 403, 409, 413, 415)
@@ -210,7 +205,8 @@ export class ChangesController {
       '`next_cursor`: events are ordered by the transaction that wrote them and shown only once no transaction still ' +
       'running could write one before them, so an event committed later never appears behind a cursor already given ' +
       'out. Needs no scope of its own: a key sees booking.* with bookings:read, event.* and registration.* with ' +
-      'events:read, post.* with posts:read, calendar.synced and webhook.ping with webhooks:read. Events are kept 30 days.',
+      'events:read, post.* with posts:read, calendar.synced and webhook.ping with webhooks:read. Events are kept 30 days. ' +
+      'Webhook deliveries may arrive out of order; this feed is where the order is.',
   })
   @ApiOkResponse({
     type: ChangesPage,
