@@ -93,6 +93,25 @@ describe('webhooks (e2e)', () => {
       await t.api.get(`/api/v1/webhooks/${created.id}`).set(a.auth).expect(404);
     });
 
+    it('lists endpoints by page only: the document names limit and offset, and a status is ignored as any unknown parameter', async () => {
+      type Operation = { parameters?: Array<{ in: string; name: string }> };
+      const paths = t.document['paths'] as Record<string, Record<string, Operation>>;
+      const queryOf = (path: string) => (paths[path]!['get']!.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name).sort();
+      expect(queryOf('/api/v1/webhooks')).toEqual(['limit', 'offset']);
+      expect(queryOf('/api/organizations/{organizationId}/webhooks')).toEqual(['limit', 'offset']);
+      // A delivery has a status; its list does filter by it.
+      expect(queryOf('/api/v1/webhooks/{id}/deliveries')).toEqual(['limit', 'offset', 'status']);
+      const tenant = await t.tenant();
+      const first = await subscribe(tenant);
+      const second = await subscribe(tenant);
+      for (const status of ['failed', 'no-such-status']) {
+        const listed = await t.api.get(`/api/v1/webhooks?status=${status}`).set(tenant.auth).expect(200);
+        expect(listed.body.data.map((w: { id: string }) => w.id)).toEqual([first.id, second.id]);
+      }
+      const paged = await t.api.get('/api/v1/webhooks?limit=1&offset=1').set(tenant.auth).expect(200);
+      expect(paged.body.data.map((w: { id: string }) => w.id)).toEqual([second.id]);
+    });
+
     it('refuses unknown event types, other organizations and keys without the scopes', async () => {
       const bad = await t.api
         .post('/api/v1/webhooks')

@@ -10,6 +10,7 @@ import {
   IfMatch,
   IfMatchHeader,
   ListResponse,
+  PageQuery,
   pageOf,
   resolvePage,
   UuidParam,
@@ -41,7 +42,7 @@ export class AdminWebhooksController {
   async list(
     @AdminSession() admin: AdminSessionInfo,
     @OrganizationIdParam() organizationId: string,
-    @Query() query: DeliveryListQuery,
+    @Query() query: PageQuery,
   ): Promise<ListResponse<WebhookResponse>> {
     assertOwnOrganization(admin, organizationId);
     const page = resolvePage(query);

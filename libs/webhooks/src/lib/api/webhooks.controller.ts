@@ -10,6 +10,7 @@ import {
   IfMatch,
   IfMatchHeader,
   ListResponse,
+  PageQuery,
   pageOf,
   resolvePage,
   UuidParam,
@@ -70,7 +71,7 @@ export class WebhooksController {
   @ApiProblems(400, 403)
   async list(
     @Principal() principal: ApiPrincipal,
-    @Query() query: DeliveryListQuery,
+    @Query() query: PageQuery,
   ): Promise<ListResponse<WebhookResponse>> {
     const page = resolvePage(query);
     const { items, total } = await this.webhooks.list(principal.organizationId, page);
