@@ -17,7 +17,7 @@ function parseArgs(argv) {
 
 /** Builds (unless --no-build), starts PostgreSQL, migrates; `stop()` removes everything. */
 async function startDatabase(name, args) {
-  if (args['no-build'] === undefined) execSync('npm run build --silent', { cwd: ROOT, stdio: 'inherit' });
+  if (!('no-build' in args)) execSync('npm run build --silent', { cwd: ROOT, stdio: 'inherit' });
   require('../register-paths');
   const { startEmbeddedPostgres, freePort, migrateDatabase } = require(path.join(ROOT, 'dist/libs/shared/src'));
   const { ALL_MIGRATIONS } = require(path.join(ROOT, 'dist/apps/api/src/migrations'));

@@ -28,3 +28,4 @@ export const identityMigrations = [
   PublicRateLimits1764320000000,
 ];
 export { declareScopes, declaredScopes, SCOPES, type Scope } from './lib/domain/scopes';
+export { declareEventTypes, declaredEventTypes, eventTypeList, eventTypes, readScopeOf } from './lib/domain/event-types';

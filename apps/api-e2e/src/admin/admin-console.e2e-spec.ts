@@ -5,7 +5,8 @@ import { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import puppeteer, { Browser, Page } from 'puppeteer-core';
 import { AUDIT_ACTIONS } from '@almanac/shared';
-import { WEBHOOK_EVENT_TYPES, WebhookDispatcher } from '@almanac/webhooks';
+import { eventTypes } from '@almanac/identity';
+import { WebhookDispatcher } from '@almanac/webhooks';
 import { createTestApp, Tenant, TestApp } from '../support/test-app';
 import { Receiver } from '../webhooks/receiver';
 import { startFeedServer } from './admin-fixtures';
@@ -258,7 +259,7 @@ describe('admin console in a real browser (e2e)', () => {
     // One box per event type the server knows (read from its OpenAPI document), "all" ticked.
     const eventBoxes = () =>
       page.$$eval('#webhook-events input', (inputs) => inputs.map((input) => [input.getAttribute('value'), (input as unknown as { checked: boolean }).checked]));
-    expect(await eventBoxes()).toEqual([['*', true], ...WEBHOOK_EVENT_TYPES.map((type) => [type, false])]);
+    expect(await eventBoxes()).toEqual([['*', true], ...eventTypes().map((type) => [type, false])]);
     await page.type('#create-webhook-form input[name=url]', `${receiver.base}/hook`);
     await page.type('#create-webhook-form input[name=description]', 'CRM');
     await page.click('#create-webhook-form button[type=submit]');
@@ -285,7 +286,7 @@ describe('admin console in a real browser (e2e)', () => {
     await page.waitForSelector('[data-enabled].error');
     expect(await t.query('SELECT 1 FROM webhook_endpoints WHERE organization_id = $1 AND enabled = false', [tenant.orgId])).toHaveLength(1);
     // A second endpoint for two events: ticking one clears "all"; with nothing ticked the form says so.
-    expect(await eventBoxes()).toEqual([['*', true], ...WEBHOOK_EVENT_TYPES.map((type) => [type, false])]);
+    expect(await eventBoxes()).toEqual([['*', true], ...eventTypes().map((type) => [type, false])]);
     await page.type('#create-webhook-form input[name=url]', `${receiver.base}/bookings-only`);
     await page.click('#webhook-events input[value="*"]');
     await page.click('#create-webhook-form button[type=submit]');

@@ -1,4 +1,4 @@
-import { AUDIT_ACTIONS, AuditLog, NO_AUDIT_SOURCE } from '@almanac/shared';
+import { AUDIT_ACTIONS, AuditLog, NO_AUDIT_SOURCE, TrustedProxies } from '@almanac/shared';
 import { ADMIN_ORIGIN as ORIGIN, ADMIN_PASSWORD as PASSWORD, asAdmin, SignedInAdmin as Admin, signedInAdmin } from '../support/admin-session';
 import { createTestApp, TestApp } from '../support/test-app';
 import { Receiver } from '../webhooks/receiver';
@@ -199,5 +199,33 @@ describe('the audit log (e2e)', () => {
       const res = await t.api[method as 'get'](url).set('Cookie', a.cookie).set('Origin', ORIGIN).send(method === 'get' || method === 'delete' ? undefined : { not: 'valid' });
       expect([method, path, res.status]).toEqual([method, path, 403]);
     }
+  });
+});
+
+describe('the audit log behind a trusted proxy (e2e)', () => {
+  // The test client connects over loopback: here loopback is the proxy, as the compose file's nginx is.
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ config: { trustedProxies: TrustedProxies.parse('127.0.0.1'), webhookAllowPrivateHosts: true, webhookDispatcher: false } });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  it('names the client the proxy forwarded for every action, as for a sign-in: never the proxy, IPv6 by its /64, and not what the client wrote itself', async () => {
+    const a = await signedInAdmin(t, 'proxied');
+    // What the client put in the header itself comes first; the proxy appends the address it saw.
+    const signIn = await t.api.post('/api/auth/login').set('Origin', ORIGIN).set('X-Forwarded-For', '198.51.100.1, 203.0.113.7').send({ email: a.email, password: PASSWORD }).expect(200);
+    const cookie = String(signIn.headers['set-cookie']![0]).split(';')[0]!;
+    const viaConsole = await asAdmin(t, { cookie }, 'post', `/api/organizations/${a.orgId}/api-keys`).set('X-Forwarded-For', '198.51.100.1, 203.0.113.7').send({ name: 'Robot' }).expect(201);
+    const viaKey = await t.api.post('/api/v1/webhooks').set(a.auth).set('X-Forwarded-For', '2001:db8:1:2:3:4:5:6').send({ url: 'http://127.0.0.1:9/hook', events: ['*'] }).expect(201);
+    const ipOf = async (requestId: string) =>
+      (await t.query<{ action: string; ip: string }>('SELECT action, ip FROM audit_log WHERE organization_id = $1 AND request_id = $2', [a.orgId, requestId]));
+    expect(await ipOf(signIn.headers['x-request-id'])).toEqual([{ action: 'auth.signed_in', ip: '203.0.113.7' }]);
+    expect(await ipOf(viaConsole.headers['x-request-id'])).toEqual([{ action: 'api_key.created', ip: '203.0.113.7' }]);
+    expect(await ipOf(viaKey.headers['x-request-id'])).toEqual([{ action: 'webhook.created', ip: '2001:db8:1:2::/64' }]);
+    // The route answers what was stored.
+    const listed = (await asAdmin(t, { cookie }, 'get', `/api/organizations/${a.orgId}/audit-log?action=webhook.created`).expect(200)).body.data as Entry[];
+    expect(listed.map((e) => [e.request_id, e.ip])).toEqual([[viaKey.headers['x-request-id'], '2001:db8:1:2::/64']]);
   });
 });

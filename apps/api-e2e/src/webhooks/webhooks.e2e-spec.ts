@@ -1,6 +1,7 @@
 import { Outbox } from '@almanac/shared';
-import { MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION, WebhookDispatcher } from '@almanac/webhooks';
+import { MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION, WebhookDispatcher, webhooksMigrations } from '@almanac/webhooks';
 import { Webhook } from 'standardwebhooks';
+import type { MigrationInterface } from 'typeorm';
 import { changeFeedCaughtUp } from '../support/change-feed';
 import { createTestApp, Tenant, TestApp } from '../support/test-app';
 import { Receiver } from './receiver';
@@ -92,6 +93,25 @@ describe('webhooks (e2e)', () => {
       await t.api.get(`/api/v1/webhooks/${created.id}`).set(a.auth).expect(404);
     });
 
+    it('lists endpoints by page only: the document names limit and offset, and a status is ignored as any unknown parameter', async () => {
+      type Operation = { parameters?: Array<{ in: string; name: string }> };
+      const paths = t.document['paths'] as Record<string, Record<string, Operation>>;
+      const queryOf = (path: string) => (paths[path]!['get']!.parameters ?? []).filter((p) => p.in === 'query').map((p) => p.name).sort();
+      expect(queryOf('/api/v1/webhooks')).toEqual(['limit', 'offset']);
+      expect(queryOf('/api/organizations/{organizationId}/webhooks')).toEqual(['limit', 'offset']);
+      // A delivery has a status; its list does filter by it.
+      expect(queryOf('/api/v1/webhooks/{id}/deliveries')).toEqual(['limit', 'offset', 'status']);
+      const tenant = await t.tenant();
+      const first = await subscribe(tenant);
+      const second = await subscribe(tenant);
+      for (const status of ['failed', 'no-such-status']) {
+        const listed = await t.api.get(`/api/v1/webhooks?status=${status}`).set(tenant.auth).expect(200);
+        expect(listed.body.data.map((w: { id: string }) => w.id)).toEqual([first.id, second.id]);
+      }
+      const paged = await t.api.get('/api/v1/webhooks?limit=1&offset=1').set(tenant.auth).expect(200);
+      expect(paged.body.data.map((w: { id: string }) => w.id)).toEqual([second.id]);
+    });
+
     it('refuses unknown event types, other organizations and keys without the scopes', async () => {
       const bad = await t.api
         .post('/api/v1/webhooks')
@@ -110,6 +130,73 @@ describe('webhooks (e2e)', () => {
         .set(writerOnly.auth)
         .send({ url: `${receiver.base}/x`, events: ['*'] })
         .expect(403);
+    });
+  });
+
+  describe('a subscription needs the scopes that read its event types', () => {
+    const create = (tenant: Tenant, events: string[]) =>
+      t.api.post('/api/v1/webhooks').set(tenant.auth).send({ url: `${receiver.base}/scoped`, events });
+    const stored = async (orgId: string) =>
+      (await t.query<{ events: string[] }>('SELECT events FROM webhook_endpoints WHERE organization_id = $1 ORDER BY created_at', [orgId])).map((r) => r.events);
+    const refused = (res: { body: unknown; headers: Record<string, string> }, detail: string) => {
+      expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+      expect(res.body).toMatchObject({ status: 403, code: 'forbidden', detail });
+    };
+
+    it('create: a write scope alone subscribes to nothing; each type needs its read scope, `*` all of them', async () => {
+      const hooksOnly = await t.tenant({ scopes: ['webhooks:read', 'webhooks:write'] });
+      refused(await create(hooksOnly, ['booking.created']).expect(403), 'Subscribing to booking.created needs the bookings:read scope, which this API key lacks.');
+      refused(
+        await create(hooksOnly, ['*']).expect(403),
+        'Subscribing to * needs the bookings:read, events:read, posts:read scopes, which this API key lacks.',
+      );
+      refused(
+        await create(hooksOnly, ['calendar.synced', 'registration.promoted', 'post.deleted']).expect(403),
+        'Subscribing to registration.promoted, post.deleted needs the events:read, posts:read scopes, which this API key lacks.',
+      );
+      expect(await stored(hooksOnly.orgId)).toEqual([]);
+      await create(hooksOnly, ['calendar.synced', 'webhook.ping']).expect(201);
+
+      const bookings = await t.tenant({ scopes: ['webhooks:write', 'bookings:read'] });
+      await create(bookings, ['booking.created', 'booking.no_show']).expect(201);
+      refused(await create(bookings, ['booking.created', 'event.created']).expect(403), 'Subscribing to event.created needs the events:read scope, which this API key lacks.');
+      // calendar.synced and webhook.ping are read with webhooks:read, as in the change feed; `*` covers them too.
+      refused(await create(bookings, ['webhook.ping']).expect(403), 'Subscribing to webhook.ping needs the webhooks:read scope, which this API key lacks.');
+      const threeReads = await t.tenant({ scopes: ['webhooks:write', 'bookings:read', 'events:read', 'posts:read'] });
+      refused(await create(threeReads, ['*']).expect(403), 'Subscribing to * needs the webhooks:read scope, which this API key lacks.');
+      await create(threeReads, ['booking.created', 'event.updated', 'registration.created', 'post.published']).expect(201);
+      const reader = await t.tenant({ scopes: ['webhooks:read', 'webhooks:write', 'bookings:read', 'events:read', 'posts:read'] });
+      await create(reader, ['*']).expect(201);
+      expect(await stored(bookings.orgId)).toEqual([['booking.created', 'booking.no_show']]);
+      expect(await stored(reader.orgId)).toEqual([['*']]);
+    });
+
+    it('PATCH: the events a request sends are checked the same way; other fields need no read scope', async () => {
+      const tenant = await t.tenant({ scopes: ['webhooks:read', 'webhooks:write', 'posts:read'] });
+      const hook = (await create(tenant, ['post.created']).expect(201)).body.data;
+      refused(
+        await t.api.patch(`/api/v1/webhooks/${hook.id}`).set(tenant.auth).send({ events: ['post.created', 'booking.cancelled'], enabled: false }).expect(403),
+        'Subscribing to booking.cancelled needs the bookings:read scope, which this API key lacks.',
+      );
+      refused(await t.api.patch(`/api/v1/webhooks/${hook.id}`).set(tenant.auth).send({ events: ['*'] }).expect(403), 'Subscribing to * needs the bookings:read, events:read scopes, which this API key lacks.');
+      const [row] = await t.query<{ events: string[]; enabled: boolean }>('SELECT events, enabled FROM webhook_endpoints WHERE id = $1', [hook.id]);
+      expect(row).toEqual({ events: ['post.created'], enabled: true });
+      await t.api.patch(`/api/v1/webhooks/${hook.id}`).set(tenant.auth).send({ description: 'posts only' }).expect(200);
+      const moved = await t.api.patch(`/api/v1/webhooks/${hook.id}`).set(tenant.auth).send({ events: ['post.published', 'webhook.ping'] }).expect(200);
+      expect(moved.body.data.events).toEqual(['post.published', 'webhook.ping']);
+    });
+
+    it('an admin (session) may subscribe to every event type', async () => {
+      const tenant = await t.tenant({ scopes: ['webhooks:read'] });
+      const email = `hooks-admin-${tenant.orgId}@example.com`;
+      await t.identity.createUser({ organizationId: tenant.orgId, email, name: 'Admin', password: 'correct horse battery', role: 'admin' });
+      const origin = 'http://localhost:3000';
+      const login = await t.api.post('/api/auth/login').set('Origin', origin).send({ email, password: 'correct horse battery' }).expect(200);
+      const cookie = String(login.headers['set-cookie']![0]).split(';')[0]!;
+      const base = `/api/organizations/${tenant.orgId}/webhooks`;
+      const hook = await t.api.post(base).set('Cookie', cookie).set('Origin', origin).send({ url: `${receiver.base}/admin`, events: ['booking.created'] }).expect(201);
+      await t.api.patch(`${base}/${hook.body.data.id}`).set('Cookie', cookie).set('Origin', origin).send({ events: ['*'] }).expect(200);
+      expect(await stored(tenant.orgId)).toEqual([['*']]);
     });
   });
 
@@ -266,6 +353,30 @@ describe('webhooks (e2e)', () => {
       expect(new Set(receiver.on(hook.path).map((r) => r.headers['webhook-id'])).size).toBe(1);
     });
 
+    it('may deliver out of order (a retried event after a later one), as documented; the change feed keeps the order', async () => {
+      const tenant = await t.tenant();
+      const hook = await subscribe(tenant, ['post.created', 'post.deleted']);
+      receiver.statusFor.set(hook.path, 500);
+      const created = (await post(tenant, 'out-of-order').expect(201)).body.data;
+      await dispatcher.runOnce(); // post.created fails: retried in about 30 s
+      receiver.statusFor.delete(hook.path);
+      await t.api.delete(`/api/v1/posts/${created.id}`).set(tenant.auth).expect(200);
+      await dispatcher.runOnce(); // post.deleted goes at once
+      t.clock.advance(40_000);
+      await dispatcher.runOnce(); // then the retry of post.created
+      t.clock.set(new Date());
+      const types = (path: string) => receiver.on(path).map((r) => JSON.parse(r.body).type as string);
+      expect(types(hook.path)).toEqual(['post.created', 'post.deleted', 'post.created']);
+      await changeFeedCaughtUp(t, tenant.orgId);
+      const feed = (await t.api.get('/api/v1/changes').set(tenant.auth).expect(200)).body;
+      expect(feed.data.map((e: { type: string }) => e.type)).toEqual(['post.created', 'post.deleted']);
+      const paths = t.document['paths'] as Record<string, Record<string, { description: string }>>;
+      for (const [path, method] of [['/api/v1/webhooks', 'post'], ['/api/organizations/{organizationId}/webhooks', 'post']] as const) {
+        expect(paths[path]![method]!.description).toContain('Deliveries to one endpoint may arrive out of order');
+        expect(paths[path]![method]!.description).toContain('`GET /api/v1/changes`');
+      }
+    });
+
     it('disables the endpoint on 410 Gone', async () => {
       const tenant = await t.tenant();
       const hook = await subscribe(tenant, ['post.created']);
@@ -399,6 +510,66 @@ describe('webhooks (e2e)', () => {
         data: { id: hook.id },
       });
       expect(receiver.on(other.path)).toHaveLength(0);
+    });
+  });
+
+  describe('URLs with credentials or tokens', () => {
+    it('are masked in every answer and in the ping event; the full URL is used for delivery only', async () => {
+      const tenant = await t.tenant();
+      const port = new URL(receiver.base).port;
+      const url = `http://hook-user:hook-pass@127.0.0.1:${port}/secret-path-token?token=abc123`;
+      const masked = `http://127.0.0.1:${port}/secret-…?…`;
+      const created = await t.api.post('/api/v1/webhooks').set(tenant.auth).send({ url, events: ['post.created'] }).expect(201);
+      const id = created.body.data.id as string;
+      const answers = [
+        created.body.data,
+        (await t.api.get(`/api/v1/webhooks/${id}`).set(tenant.auth).expect(200)).body.data,
+        (await t.api.get('/api/v1/webhooks').set(tenant.auth).expect(200)).body.data[0],
+        (await t.api.patch(`/api/v1/webhooks/${id}`).set(tenant.auth).send({ url, description: 'tokens' }).expect(200)).body.data,
+      ];
+      for (const answer of answers) expect(answer.url).toBe(masked);
+      const ping = await t.api.post(`/api/v1/webhooks/${id}/ping`).set(tenant.auth).expect(200);
+      expect(JSON.stringify(ping.body)).not.toContain('abc123');
+
+      const [stored] = await t.query<{ url: string }>('SELECT url FROM webhook_endpoints WHERE id = $1', [id]);
+      expect(stored!.url).toBe(url);
+      const events = await t.query<{ data: unknown }>("SELECT data FROM outbox_events WHERE organization_id = $1 AND type = 'webhook.ping'", [tenant.orgId]);
+      expect(events.map((e) => e.data)).toEqual([{ id, url: masked }]);
+      await changeFeedCaughtUp(t, tenant.orgId);
+      const feed = (await t.api.get('/api/v1/changes').set(tenant.auth).expect(200)).body;
+      expect(feed.data.map((e: { data: unknown }) => e.data)).toEqual([{ id, url: masked }]);
+
+      await dispatcher.runOnce();
+      const [delivered] = receiver.on('/secret-path-token?token=abc123');
+      expect(delivered!.headers['authorization']).toBe(`Basic ${Buffer.from('hook-user:hook-pass').toString('base64')}`);
+      expect(JSON.parse(delivered!.body)).toMatchObject({ type: 'webhook.ping', data: { id, url: masked } });
+      const log = (await t.api.get(`/api/v1/webhooks/${id}/deliveries`).set(tenant.auth).expect(200)).body;
+      // The log holds what the endpoint answered (this receiver echoes its path), and nothing of the URL besides.
+      expect(log.data[0].response_body).toBe('ok /secret-path-token?token=abc123');
+      expect(JSON.stringify({ ...log.data[0], response_body: null })).not.toMatch(/abc123|hook-pass|secret-path/);
+    });
+
+    it('ping events recorded before masking are masked by a migration', async () => {
+      const tenant = await t.tenant();
+      const id = '0192f0e0-0000-7000-8000-00000000feed';
+      const full = { id, url: 'https://user:pass@hooks.example.com/T000/B000/XXXX?token=abc' };
+      await t.query(
+        `INSERT INTO outbox_events (organization_id, id, type, data, created_at, fanned_out)
+         VALUES ($1, gen_random_uuid(), 'webhook.ping', $2, now(), true), ($1, gen_random_uuid(), 'post.created', $2, now(), true)`,
+        [tenant.orgId, JSON.stringify(full)],
+      );
+      const Migration = webhooksMigrations.find((m) => m.name === 'WebhooksMaskPingUrls1764340000000')!;
+      const runner = t.dataSource.createQueryRunner();
+      try {
+        await (new Migration() as MigrationInterface).up(runner);
+      } finally {
+        await runner.release();
+      }
+      const rows = await t.query<{ type: string; data: unknown }>('SELECT type, data FROM outbox_events WHERE organization_id = $1 ORDER BY type', [tenant.orgId]);
+      expect(rows).toEqual([
+        { type: 'post.created', data: full },
+        { type: 'webhook.ping', data: { id, url: 'https://hooks.example.com/T000/B0…?…' } },
+      ]);
     });
   });
 

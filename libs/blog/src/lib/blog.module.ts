@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { declareScopes } from '@almanac/identity';
+import { declareEventTypes, declareScopes } from '@almanac/identity';
 import { PostCategoriesController } from './api/post-categories.controller';
 import { PostTagsController } from './api/post-tags.controller';
 import { PostsController } from './api/posts.controller';
@@ -21,6 +21,14 @@ import { Clock } from '@almanac/shared';
 
 /** The scopes this context's routes require (identity keeps the vocabulary of API keys). */
 declareScopes('blog', ['posts:read', 'posts:write']);
+
+/** The changes this context announces through the outbox, and the scope that reads each. */
+declareEventTypes('blog', {
+  'post.created': 'posts:read',
+  'post.updated': 'posts:read',
+  'post.published': 'posts:read',
+  'post.deleted': 'posts:read',
+});
 
 @Module({
   // Order matters: Express tries routes in registration order, and `/posts/categories` and

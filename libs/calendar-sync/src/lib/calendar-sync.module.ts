@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { declareEventTypes } from '@almanac/identity';
 import { SchedulingModule } from '@almanac/scheduling';
 import { registerErrorCodes } from '@almanac/shared';
 import { CalendarIntegrationController } from './api/calendar-integration.controller';
@@ -16,6 +17,9 @@ import { CALENDAR_SYNC_ERROR_CODES } from './domain/calendar-provider';
 
 /** This context's own error codes (the kernel's are in @almanac/shared). */
 registerErrorCodes('calendar-sync', CALENDAR_SYNC_ERROR_CODES);
+
+/** The import's summary, announced through the outbox; read with the webhooks scope, like the webhooks' own events. */
+declareEventTypes('calendar-sync', { 'calendar.synced': 'webhooks:read' });
 
 @Module({
   imports: [SchedulingModule],

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { declareScopes } from '@almanac/identity';
+import { declareEventTypes, declareScopes } from '@almanac/identity';
 import { registerErrorCodes } from '@almanac/shared';
 import { AdminSchedulesController } from './api/admin-schedules.controller';
 import { BookingsController } from './api/bookings.controller';
@@ -29,6 +29,16 @@ import { SCHEDULING_ERROR_CODES } from './domain/scheduling-errors';
 
 /** The scopes this context's routes require (identity keeps the vocabulary of API keys). */
 declareScopes('scheduling', ['bookings:read', 'bookings:write']);
+
+/** The changes this context announces through the outbox, and the scope that reads each. */
+declareEventTypes('scheduling', {
+  'booking.created': 'bookings:read',
+  'booking.updated': 'bookings:read',
+  'booking.confirmed': 'bookings:read',
+  'booking.cancelled': 'bookings:read',
+  'booking.completed': 'bookings:read',
+  'booking.no_show': 'bookings:read',
+});
 
 /** This context's own error codes (the kernel's are in @almanac/shared). */
 registerErrorCodes('scheduling', SCHEDULING_ERROR_CODES);

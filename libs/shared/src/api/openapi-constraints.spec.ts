@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { ApiExtraModels, ApiProperty } from '@nestjs/swagger';
 import { ArrayMaxSize, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min, ValidateIf, ValidateNested } from 'class-validator';
 import { registerDecorator } from 'class-validator';
-import { ApiBodyRules, bodyRulesOf, deriveClassRules, documentedModels } from './openapi-constraints';
+import { ApiBodyRules, bodyRulesOf, deriveClassRules, documentValidator, documentedModels } from './openapi-constraints';
 import { IsSlug, OptionalNotNull, simpleValidator } from './validators';
 
 class Nested {
@@ -36,6 +36,17 @@ describe('deriveClassRules', () => {
     expect(rules.get('kinds')).toEqual({ schema: { maxItems: 3 }, items: { enum: ['a', 'b'] }, nullable: false, required: false });
     expect(rules.get('from')).toEqual({ schema: { type: 'string' }, items: {}, nullable: false, required: false });
     expect(rules.get('nested')).toEqual({ schema: {}, items: {}, nullable: false, required: true });
+  });
+
+  it('reads a rule given as a function when the document is built, not when the class is defined', () => {
+    const known = ['a'];
+    class Late {
+      readonly values!: string[];
+    }
+    registerDecorator({ name: 'fewValues', target: Late, propertyName: 'values', validator: { validate: (v: unknown) => Array.isArray(v) && v.length <= known.length } });
+    documentValidator(Late.prototype, 'values', 'fewValues', () => ({ maxItems: known.length }));
+    known.push('b', 'c');
+    expect(deriveClassRules(Late).get('values')).toMatchObject({ schema: { maxItems: 3 } });
   });
 
   it('refuses a custom validator that does not say what it enforces', () => {

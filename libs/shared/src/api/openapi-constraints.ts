@@ -21,10 +21,16 @@ export type SchemaFragment = Record<string, unknown>;
 
 const VALIDATOR_SCHEMAS = 'almanac:validator-schemas';
 
+/**
+ * The keywords a validator enforces, or a function giving them when the document is built (for a rule
+ * whose values are complete only once every context has loaded, such as the list of event types).
+ */
+export type ValidatorSchema = SchemaFragment | (() => SchemaFragment);
+
 /** Records the JSON Schema keywords a custom validator on `target[propertyName]` enforces. */
-export function documentValidator(target: object, propertyName: string | symbol, validatorName: string, schema: SchemaFragment): void {
+export function documentValidator(target: object, propertyName: string | symbol, validatorName: string, schema: ValidatorSchema): void {
   const owner = target.constructor;
-  const own = (Reflect.getOwnMetadata(VALIDATOR_SCHEMAS, owner, propertyName) as Record<string, SchemaFragment> | undefined) ?? {};
+  const own = (Reflect.getOwnMetadata(VALIDATOR_SCHEMAS, owner, propertyName) as Record<string, ValidatorSchema> | undefined) ?? {};
   Reflect.defineMetadata(VALIDATOR_SCHEMAS, { ...own, [validatorName]: schema }, owner, propertyName);
 }
 
@@ -44,8 +50,8 @@ export function bodyRulesOf(target: object): SchemaFragment {
   return (Reflect.getMetadata(BODY_RULES, target) as SchemaFragment | undefined) ?? {};
 }
 
-function documentedSchemas(target: Type<unknown>, propertyName: string): Record<string, SchemaFragment> {
-  return (Reflect.getMetadata(VALIDATOR_SCHEMAS, target, propertyName) as Record<string, SchemaFragment> | undefined) ?? {};
+function documentedSchemas(target: Type<unknown>, propertyName: string): Record<string, ValidatorSchema> {
+  return (Reflect.getMetadata(VALIDATOR_SCHEMAS, target, propertyName) as Record<string, ValidatorSchema> | undefined) ?? {};
 }
 
 /** class-validator's decorators, as JSON Schema. */
@@ -150,7 +156,8 @@ export function deriveClassRules(target: Type<unknown>): Map<string, DerivedProp
         continue;
       }
       if (meta.type === 'nestedValidation' || meta.type === 'isDefined' || meta.type === 'whitelistValidation') continue;
-      const fragment = builtInSchema(meta) ?? (meta.name ? documented[meta.name] : undefined);
+      const stated = meta.name ? documented[meta.name] : undefined;
+      const fragment = builtInSchema(meta) ?? (typeof stated === 'function' ? stated() : stated);
       if (!fragment) {
         throw new Error(
           `${where}: the validator "${meta.name ?? meta.type}" does not say what it enforces; declare it with simpleValidator(…, schema) or documentValidator()`,

@@ -34,7 +34,7 @@ export interface AuditActor {
 export interface AuditSource {
   /** Null for a refused sign-in, and for the command line and the demo seed (no request). */
   readonly actor: AuditActor | null;
-  /** The client's address as the socket saw it (no proxy header is trusted). */
+  /** The client as per-client limits count it (TrustedProxies.clientOf: a trusted proxy's X-Forwarded-For, IPv6 by /64). */
   readonly ip: string | null;
   readonly requestId: string | null;
 }

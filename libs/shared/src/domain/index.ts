@@ -6,3 +6,4 @@ export * from './slug';
 export * from './time';
 export * from './secret-token';
 export * from './erasure';
+export * from './secret-url';

@@ -1,6 +1,6 @@
 import { createServer, Server } from 'node:http';
 import { AddressInfo } from 'node:net';
-import { FEED_FETCH_DEFAULTS, FetchFailedError, isPublicAddress, safeFetchText } from './safe-fetch';
+import { FEED_FETCH_DEFAULTS, FetchFailedError, isPublicAddress, safeFetchText, safePost } from './safe-fetch';
 
 describe('isPublicAddress', () => {
   it.each([
@@ -86,8 +86,10 @@ describe('safeFetchText against a loopback server', () => {
     await expect(safeFetchText(`${base}/big`, { ...allowed, maxBytes: 1024 * 1024 })).rejects.toThrow(/larger than/);
   });
 
-  it('times out', async () => {
+  it('times out, and says that it did (a hanging end, not a refusal)', async () => {
     await expect(safeFetchText(`${base}/hang`, { ...allowed, timeoutMs: 200 })).rejects.toThrow(/did not answer/);
+    await expect(safePost(`${base}/hang`, '{}', {}, { ...allowed, timeoutMs: 200 })).rejects.toMatchObject({ timedOut: true });
+    await expect(safePost('http://127.0.0.1:1/hook', '{}', {}, allowed)).rejects.toMatchObject({ timedOut: false });
   });
 
   it('fails on HTTP errors and refused connections', async () => {

@@ -18,7 +18,15 @@ export const FEED_FETCH_DEFAULTS: Omit<SafeFetchOptions, 'allowPrivateHosts'> = 
 };
 
 /** Why a feed could not be fetched; the message is safe to show (no URL secrets). */
-export class FetchFailedError extends Error {}
+export class FetchFailedError extends Error {
+  /** `timedOut`: the far end gave no answer within the time allowed (it may hang, not just refuse). */
+  constructor(
+    message: string,
+    readonly timedOut = false,
+  ) {
+    super(message);
+  }
+}
 
 /** Loopback, private, link-local, unique-local, CGNAT, multicast, reserved: anything but public unicast. */
 export function isPublicAddress(address: string): boolean {
@@ -85,7 +93,7 @@ function once(url: URL, options: SafeFetchOptions, signal: AbortSignal, outgoing
     );
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (error.code === 'EPRIVATE') reject(new FetchFailedError(`${outgoing.noun} host resolves to a private address`));
-      else if (error.name === 'AbortError') reject(new FetchFailedError(`${outgoing.noun} did not answer within ${Math.round(options.timeoutMs / 1000)} seconds`));
+      else if (error.name === 'AbortError') reject(new FetchFailedError(`${outgoing.noun} did not answer within ${Math.round(options.timeoutMs / 1000)} seconds`, true));
       else reject(new FetchFailedError(`${outgoing.noun} could not be reached (${error.code ?? 'network error'})`));
     });
     req.end(outgoing.body);
@@ -142,7 +150,7 @@ export async function safeFetchText(rawUrl: string, options: SafeFetchOptions): 
     try {
       return await readBody(response, options.maxBytes);
     } catch (error) {
-      if (signal.aborted) throw new FetchFailedError('the feed did not answer within 10 seconds');
+      if (signal.aborted) throw new FetchFailedError('the feed did not answer within 10 seconds', true);
       throw error;
     }
   }

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { declareScopes } from '@almanac/identity';
+import { declareEventTypes, declareScopes } from '@almanac/identity';
 import { registerErrorCodes } from '@almanac/shared';
 import { AdminWebhooksController } from './api/admin-webhooks.controller';
 import { ChangesController, WebhooksController } from './api/webhooks.controller';
@@ -14,6 +14,9 @@ import { WebhookErasureService } from './application/webhook-erasure.service';
 
 /** The scopes this context's routes require (identity keeps the vocabulary of API keys). */
 declareScopes('webhooks', ['webhooks:read', 'webhooks:write']);
+
+/** The changes this context announces through the outbox, and the scope that reads each. */
+declareEventTypes('webhooks', { 'webhook.ping': 'webhooks:read' });
 
 /** This context's own error codes (the kernel's are in @almanac/shared). */
 registerErrorCodes('webhooks', WEBHOOKS_ERROR_CODES);

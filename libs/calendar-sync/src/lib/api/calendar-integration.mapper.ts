@@ -1,4 +1,4 @@
-import { maskFeedUrl } from '../domain/feed-url';
+import { maskSecretUrl } from '@almanac/shared';
 import { CalendarIntegration } from '../domain/calendar-integration';
 import { CalendarIntegrationResponse } from './dto/calendar-integration.dto';
 
@@ -7,7 +7,7 @@ export function toIntegrationResponse(entity: CalendarIntegration): CalendarInte
     id: entity.id,
     organization_id: entity.organizationId,
     provider: entity.provider,
-    url: maskFeedUrl(entity.url),
+    url: maskSecretUrl(entity.url),
     schedule_id: entity.scheduleId,
     name: entity.name,
     created_at: entity.createdAt.toISOString(),

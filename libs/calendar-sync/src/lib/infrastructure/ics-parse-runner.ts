@@ -3,8 +3,15 @@ import pLimit from 'p-limit';
 import { FeedOccurrence, FeedTextLimits } from '../domain/feed-occurrence';
 import { FeedParseError, parseIcsFeed } from './ics-parser';
 
-/** A parse that has not finished by then is stopped: the feed costs one 502, never the server. */
+/**
+ * A parse that has not finished this long after its thread was ready is stopped: the feed costs one
+ * 502, never the server. It counts the parse alone, what a feed can make long: starting the thread
+ * (an isolate, the parser's modules) is the same for every feed, and on a loaded machine takes
+ * seconds by itself, which would otherwise be charged to an honest feed.
+ */
 export const PARSE_DEADLINE_MS = 10_000;
+/** Starting a parsing thread is bounded too, apart and generously: it does not depend on the feed. */
+export const PARSE_THREAD_START_MS = 60_000;
 /** Heap of the parsing thread: a feed that needs more is refused. */
 export const PARSE_HEAP_MB = 256;
 /** Feeds this process parses at once (each on its own thread, up to PARSE_HEAP_MB): the others wait. */
@@ -26,6 +33,8 @@ export const OCCURRENCES_PER_MESSAGE = 1000;
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { parseIcsFeed, FeedParseError } = require(workerData.parser);
+// The parse's deadline starts now (see PARSE_DEADLINE_MS).
+parentPort.postMessage({ ready: true });
 let occurrences;
 try {
   occurrences = parseIcsFeed(workerData.source, new Date(workerData.start), new Date(workerData.end), { limits: workerData.limits });
@@ -44,7 +53,13 @@ if (occurrences) {
 }
 `;
 
-type WorkerMessage = { part: FeedOccurrence[] } | { ok: true } | { ok: false; message: string };
+type WorkerMessage = { ready: true } | { part: FeedOccurrence[] } | { ok: true } | { ok: false; message: string };
+
+/** How long a parsing thread may take to start, then to parse (tests shorten them). */
+export interface ParseTimeouts {
+  startMs: number;
+  deadlineMs: number;
+}
 
 /**
  * Parses a feed on a worker thread with a deadline and a heap limit, so that no feed (a hostile
@@ -63,6 +78,22 @@ export function parseIcsFeedOffThread(source: string, rangeStart: Date, rangeEnd
 function parseNow(source: string, rangeStart: Date, rangeEnd: Date, limits: FeedTextLimits): Promise<FeedOccurrence[]> {
   const parser = require.resolve('./ics-parser');
   if (!parser.endsWith('.js')) return Promise.resolve().then(() => parseIcsFeed(source, rangeStart, rangeEnd, { limits }));
+  return parseOnThread(parser, source, rangeStart, rangeEnd, limits, { startMs: PARSE_THREAD_START_MS, deadlineMs: PARSE_DEADLINE_MS });
+}
+
+/**
+ * One parse on its own thread, with `parser` (the compiled ics-parser module, or a stand-in in
+ * tests). Settles once the thread has stopped, so the slot it held is free only when the thread and
+ * its heap are gone: at most PARSE_CONCURRENCY of them ever exist, a stopped one included.
+ */
+export function parseOnThread(
+  parser: string,
+  source: string,
+  rangeStart: Date,
+  rangeEnd: Date,
+  limits: FeedTextLimits,
+  timeouts: ParseTimeouts,
+): Promise<FeedOccurrence[]> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_SOURCE, {
       eval: true,
@@ -78,11 +109,16 @@ function parseNow(source: string, rangeStart: Date, rangeEnd: Date, limits: Feed
       settled = true;
       clearTimeout(timer);
       worker.off('message', onMessage);
-      void worker.terminate();
-      outcome();
+      worker.terminate().then(outcome, outcome);
     };
-    const timer = setTimeout(() => settle(() => reject(new FeedParseError('the feed takes too long to read'))), PARSE_DEADLINE_MS);
+    const stopAfter = (ms: number, message: string) => setTimeout(() => settle(() => reject(new FeedParseError(message))), ms);
+    let timer = stopAfter(timeouts.startMs, 'the feed could not be read now; try again shortly');
     const onMessage = (message: WorkerMessage) => {
+      if ('ready' in message) {
+        clearTimeout(timer);
+        timer = stopAfter(timeouts.deadlineMs, 'the feed takes too long to read');
+        return;
+      }
       if ('part' in message) {
         for (const occurrence of message.part) received.push(occurrence);
         // Asked for after this turn: messages already queued would otherwise be read in the same one.

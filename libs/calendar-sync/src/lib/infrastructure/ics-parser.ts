@@ -1,5 +1,7 @@
 import ICAL from 'ical.js';
-import { isIanaTimeZone, zonedTimeToUtc } from '@almanac/shared';
+// The kernel's domain entry alone: a parsing thread loads this module, and the whole kernel (Nest,
+// TypeORM, the metrics) would take it seconds to start.
+import { isIanaTimeZone, zonedTimeToUtc } from '@almanac/shared/domain';
 import { FeedOccurrence, FeedTextLimits, MAX_FEED_UID_LENGTH, Person } from '../domain/feed-occurrence';
 
 type Component = InstanceType<typeof ICAL.Component>;

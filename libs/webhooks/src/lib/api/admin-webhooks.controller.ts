@@ -1,6 +1,6 @@
 import { Body, Delete, Get, HttpCode, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import { ApiOperation } from '@nestjs/swagger';
-import { AdminController, AdminSession, AdminSessionInfo, assertOwnOrganization, Audited, OrganizationIdParam } from '@almanac/identity';
+import { AdminController, AdminSession, AdminSessionInfo, assertOwnOrganization, Audited, OrganizationIdParam, SCOPES } from '@almanac/identity';
 import {
   ApiDataResponse,
   ApiListResponse,
@@ -10,6 +10,7 @@ import {
   IfMatch,
   IfMatchHeader,
   ListResponse,
+  PageQuery,
   pageOf,
   resolvePage,
   UuidParam,
@@ -18,9 +19,12 @@ import type { Response } from 'express';
 import { WebhooksService } from '../application/webhooks.service';
 import { MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION } from '../domain/webhook-errors';
 import { CreateWebhookDto, DeliveryListQuery, UpdateWebhookDto } from './dto/webhook.dto';
+import { DELIVERY_ORDER } from './webhook-docs';
 import { CreatedWebhookResponse, DeliveryResponse, toDelivery, toWebhook, webhookBody, WebhookDeletion, WebhookResponse, WebhookSecretResponse } from './dto/webhook.response';
 
 const HOOK = UuidParam('Webhook');
+/** An organization's admin may read every resource, so may subscribe to every event type. */
+const ADMIN_READS = SCOPES;
 
 
 /**
@@ -38,7 +42,7 @@ export class AdminWebhooksController {
   async list(
     @AdminSession() admin: AdminSessionInfo,
     @OrganizationIdParam() organizationId: string,
-    @Query() query: DeliveryListQuery,
+    @Query() query: PageQuery,
   ): Promise<ListResponse<WebhookResponse>> {
     assertOwnOrganization(admin, organizationId);
     const page = resolvePage(query);
@@ -51,7 +55,9 @@ export class AdminWebhooksController {
     summary: 'Subscribe an endpoint',
     description:
       'The signing secret is in this answer only. ' +
-      `An organization has at most ${MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION} endpoints: 409 webhook_limit_reached.`,
+      `An organization has at most ${MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION} endpoints: 409 webhook_limit_reached. ` +
+      'An admin may subscribe to every event type (an API key only to those its scopes read). ' +
+      DELIVERY_ORDER,
   })
   @ApiDataResponse(CreatedWebhookResponse, 201, 'The endpoint, with its secret (shown once)')
   @ApiProblems(400, 409, 413, 415)
@@ -63,7 +69,7 @@ export class AdminWebhooksController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ data: CreatedWebhookResponse }> {
     assertOwnOrganization(admin, organizationId);
-    const created = await this.webhooks.create(organizationId, body, source);
+    const created = await this.webhooks.create(organizationId, body, ADMIN_READS, source);
     res.setHeader('Location', `/api/organizations/${organizationId}/webhooks/${created.id}`);
     return { data: { ...toWebhook(created), secret: created.secret } };
   }
@@ -83,7 +89,10 @@ export class AdminWebhooksController {
 
   @Patch(':id')
   @Conditional()
-  @ApiOperation({ summary: 'Change an endpoint (enable, disable, url, events, description)' })
+  @ApiOperation({
+    summary: 'Change an endpoint (enable, disable, url, events, description)',
+    description: 'An admin may subscribe to every event type (an API key only to those its scopes read).',
+  })
   @ApiDataResponse(WebhookResponse)
   @ApiProblems(400, 404, 413, 415)
   async update(
@@ -95,7 +104,7 @@ export class AdminWebhooksController {
     @Audited() source: AuditSource,
   ): Promise<{ data: WebhookResponse }> {
     assertOwnOrganization(admin, organizationId);
-    return webhookBody(await this.webhooks.update(organizationId, id, body ?? {}, source, ifMatch.of(webhookBody)));
+    return webhookBody(await this.webhooks.update(organizationId, id, body ?? {}, ADMIN_READS, source, ifMatch.of(webhookBody)));
   }
 
   @Delete(':id')

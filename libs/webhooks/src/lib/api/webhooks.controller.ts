@@ -10,6 +10,7 @@ import {
   IfMatch,
   IfMatchHeader,
   ListResponse,
+  PageQuery,
   pageOf,
   resolvePage,
   UuidParam,
@@ -20,6 +21,7 @@ import { eventPayload } from '../application/webhook-dispatcher';
 import { WebhooksService } from '../application/webhooks.service';
 import { MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION } from '../domain/webhook-errors';
 import { ChangesQuery, CreateWebhookDto, DeliveryListQuery, UpdateWebhookDto } from './dto/webhook.dto';
+import { DELIVERY_ORDER, SUBSCRIPTION_SCOPES } from './webhook-docs';
 import {
   ChangeEvent,
   ChangesPage,
@@ -46,7 +48,8 @@ export class WebhooksController {
     description:
       'Deliveries are Standard Webhooks: POST with `webhook-id`, `webhook-timestamp` and `webhook-signature` ' +
       '(`v1,` + base64 HMAC-SHA256 of `{id}.{timestamp}.{body}` with the secret). The secret is in this answer only. ' +
-      `An organization has at most ${MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION} endpoints: 409 webhook_limit_reached.`,
+      `An organization has at most ${MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION} endpoints: 409 webhook_limit_reached. ` +
+      `${SUBSCRIPTION_SCOPES} ${DELIVERY_ORDER}`,
   })
   @ApiDataResponse(CreatedWebhookResponse, 201, 'The endpoint, with its secret (shown once)')
   @ApiProblems(400, 403, 409, 413, 415)
@@ -56,7 +59,7 @@ export class WebhooksController {
     @Audited() source: AuditSource,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ data: CreatedWebhookResponse }> {
-    const created = await this.webhooks.create(principal.organizationId, body, source);
+    const created = await this.webhooks.create(principal.organizationId, body, principal.scopes, source);
     res.setHeader('Location', `/api/v1/webhooks/${created.id}`);
     return { data: { ...toWebhook(created), secret: created.secret } };
   }
@@ -68,7 +71,7 @@ export class WebhooksController {
   @ApiProblems(400, 403)
   async list(
     @Principal() principal: ApiPrincipal,
-    @Query() query: DeliveryListQuery,
+    @Query() query: PageQuery,
   ): Promise<ListResponse<WebhookResponse>> {
     const page = resolvePage(query);
     const { items, total } = await this.webhooks.list(principal.organizationId, page);
@@ -93,7 +96,8 @@ export class WebhooksController {
   @RequireScope('webhooks:write')
   @ApiOperation({
     summary: 'Change an endpoint',
-    description: 'url, events, description, enabled; a `410 Gone` answer sets enabled to false.',
+    description:
+      `url, events, description, enabled; a \`410 Gone\` answer sets enabled to false. ${SUBSCRIPTION_SCOPES}`,
   })
   @ApiDataResponse(WebhookResponse)
   @ApiProblems(400, 403, 404, 413, 415)
@@ -104,7 +108,9 @@ export class WebhooksController {
     @IfMatch() ifMatch: IfMatchHeader,
     @Audited() source: AuditSource,
   ): Promise<{ data: WebhookResponse }> {
-    return webhookBody(await this.webhooks.update(principal.organizationId, id, body ?? {}, source, ifMatch.of(webhookBody)));
+    return webhookBody(
+      await this.webhooks.update(principal.organizationId, id, body ?? {}, principal.scopes, source, ifMatch.of(webhookBody)),
+    );
   }
 
   @Delete(':id')
@@ -200,7 +206,8 @@ export class ChangesController {
       '`next_cursor`: events are ordered by the transaction that wrote them and shown only once no transaction still ' +
       'running could write one before them, so an event committed later never appears behind a cursor already given ' +
       'out. Needs no scope of its own: a key sees booking.* with bookings:read, event.* and registration.* with ' +
-      'events:read, post.* with posts:read, calendar.synced and webhook.ping with webhooks:read. Events are kept 30 days.',
+      'events:read, post.* with posts:read, calendar.synced and webhook.ping with webhooks:read. Events are kept 30 days. ' +
+      'Webhook deliveries may arrive out of order; this feed is where the order is.',
   })
   @ApiOkResponse({
     type: ChangesPage,

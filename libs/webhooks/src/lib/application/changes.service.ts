@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { ValidationFailedError } from '@almanac/shared';
 import { DataSource } from 'typeorm';
 import { CursorPosition, decodeCursor, encodeCursor } from '../domain/feed-cursor';
-import { readableEventTypes } from '../domain/webhook-events';
+import { readableEventTypes } from './event-types';
 import { FeedEvent, WebhookRepository } from '../infrastructure/webhook.repository';
 
 export const CHANGES_DEFAULT_LIMIT = 100;

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
+import type { Scope } from '@almanac/identity';
 import {
   AppConfig,
   assertChanges,
@@ -7,7 +8,9 @@ import {
   AuditSource,
   checkPrecondition,
   Clock,
+  ForbiddenError,
   isPublicAddress,
+  maskSecretUrl,
   newId,
   NotFoundError,
   Outbox,
@@ -22,6 +25,7 @@ import { DataSource } from 'typeorm';
 import { DeliveryStatus, SECRET_OVERLAP_MS, WebhookDelivery, WebhookEndpoint } from '../domain/webhook';
 import { MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION, WebhookLimitReachedError } from '../domain/webhook-errors';
 import { WebhookRepository } from '../infrastructure/webhook.repository';
+import { missingReadScopes } from './event-types';
 
 export interface EndpointInput {
   url: string;
@@ -50,8 +54,10 @@ export class WebhooksService {
   /**
    * At most MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION endpoints (409 `webhook_limit_reached`), also under
    * concurrency: the count and the insert run in one transaction under the organization's advisory lock.
+   * `readScopes`: what the subscriber may read (an API key's scopes; every scope for an admin).
    */
-  async create(organizationId: string, input: EndpointInput, source: AuditSource): Promise<WebhookEndpoint> {
+  async create(organizationId: string, input: EndpointInput, readScopes: readonly Scope[], source: AuditSource): Promise<WebhookEndpoint> {
+    assertMayRead(input.events, readScopes);
     await this.assertDeliverable(input.url);
     const now = this.clock.now();
     const endpoint: WebhookEndpoint = {
@@ -91,6 +97,7 @@ export class WebhooksService {
     organizationId: string,
     id: string,
     changes: Partial<EndpointInput>,
+    readScopes: readonly Scope[],
     source: AuditSource,
     precondition = Precondition.none<WebhookEndpoint>(),
   ): Promise<WebhookEndpoint> {
@@ -100,6 +107,7 @@ export class WebhooksService {
       description: changes.description,
       enabled: changes.enabled,
     });
+    if (changes.events !== undefined) assertMayRead(changes.events, readScopes);
     if (changes.url !== undefined) await this.assertDeliverable(changes.url);
     const events = changes.events === undefined ? undefined : [...new Set(changes.events)];
     const updated = await this.dataSource.transaction(async (em) => {
@@ -165,7 +173,8 @@ export class WebhooksService {
       const [eventId] = await this.outbox.record(em, {
         type: 'webhook.ping',
         organizationId,
-        data: { id: endpoint.id, url: endpoint.url },
+        // Kept 30 days and shown in the change feed: the URL as every answer shows it, masked.
+        data: { id: endpoint.id, url: maskSecretUrl(endpoint.url) },
         occurredAt: now,
       });
       return this.repository.insertDelivery(
@@ -208,4 +217,14 @@ export class WebhooksService {
     }
     if (addresses.some((a) => !isPublicAddress(a.address))) throw refused;
   }
+}
+
+/** 403 `forbidden` for a subscription to event types the subscriber may not read. */
+function assertMayRead(events: readonly string[], readScopes: readonly Scope[]): void {
+  const missing = missingReadScopes(events, readScopes);
+  if (missing.events.length === 0) return;
+  const scopes = missing.scopes.join(', ');
+  throw new ForbiddenError(
+    `Subscribing to ${missing.events.join(', ')} needs the ${scopes} scope${missing.scopes.length > 1 ? 's' : ''}, which this API key lacks.`,
+  );
 }

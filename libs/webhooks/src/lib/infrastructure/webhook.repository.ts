@@ -38,7 +38,10 @@ export interface ClaimedDelivery {
   deliveryId: string;
   attempts: number;
   lease: Date;
-  endpoint: Pick<WebhookEndpoint, 'id' | 'url' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'>;
+  endpoint: Pick<WebhookEndpoint, 'id' | 'url' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'> & {
+    /** The endpoint's timeouts in a row when this attempt was claimed. */
+    timeoutsAtClaim: number;
+  };
   event: { id: string; type: string; createdAt: Date; data: unknown; previousStatus: string | null };
 }
 
@@ -320,13 +323,62 @@ export class WebhookRepository {
   }
 
   /**
-   * Claims up to `limit` due deliveries for one attempt each: SKIP LOCKED against other instances
-   * claiming now, and a lease (`lease_until`) against ones whose attempt is still under way. Only
-   * deliveries of enabled endpoints are due: those of a disabled endpoint (PATCH `enabled: false`, or
-   * a `410 Gone`) stay `pending`, untouched, and resume when it is enabled again. The endpoint is
-   * checked in the choice of `due` itself, so they never take the places of deliveries that can go.
+   * Claims up to `limit` due deliveries for one attempt each, fairly: no endpoint gets more than
+   * `caps.endpoint` attempts in flight (`caps.timingOut` while its last attempts timed out), no
+   * organization more than `caps.organization`, counting the deliveries under a lease on every
+   * instance, and the claim takes each organization's earliest due delivery before anyone's second.
+   * Endpoints that are disabled (their deliveries stay `pending`, untouched, until they are enabled
+   * again) or paused after timeouts are passed over.
+   *
+   * The caps hold across instances because claims take turns: the caller runs this in a transaction,
+   * and the first statement waits for a transaction-scoped advisory lock, so each claim counts the
+   * leases of the claims before it (their transactions have committed). SKIP LOCKED leaves rows
+   * that another statement is changing (a redelivery, a recorded attempt) to the next claim.
    */
-  async claimDue(em: EntityManager, now: Date, lease: Date, limit: number): Promise<ClaimedDelivery[]> {
+  async claimDue(
+    em: EntityManager,
+    now: Date,
+    lease: Date,
+    limit: number,
+    caps: { endpoint: number; timingOut: number; organization: number },
+  ): Promise<ClaimedDelivery[]> {
+    await em.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', ['webhook-delivery-claims']);
+    const chosen = await rowsOf<{ organization_id: string; id: string }>(
+      em,
+      `WITH busy AS (
+         SELECT organization_id, endpoint_id, count(*)::int AS n FROM webhook_deliveries
+          WHERE lease_until IS NOT NULL AND lease_until >= $1
+          GROUP BY organization_id, endpoint_id
+       ), busy_orgs AS (
+         SELECT organization_id, sum(n)::int AS n FROM busy GROUP BY organization_id
+       ), ready AS (
+         SELECT w.organization_id, w.id,
+                GREATEST(0, CASE WHEN w.consecutive_timeouts > 0 THEN $4::int ELSE $3::int END - coalesce(b.n, 0)) AS room
+           FROM webhook_endpoints w
+           LEFT JOIN busy b ON b.organization_id = w.organization_id AND b.endpoint_id = w.id
+          WHERE w.enabled AND (w.paused_until IS NULL OR w.paused_until <= $1)
+       ), candidates AS (
+         SELECT d.organization_id, d.id, d.next_attempt_at,
+                row_number() OVER (PARTITION BY d.organization_id ORDER BY d.next_attempt_at, d.id) AS turn
+           FROM ready r
+           CROSS JOIN LATERAL (
+             SELECT organization_id, id, next_attempt_at FROM webhook_deliveries
+              WHERE organization_id = r.organization_id AND endpoint_id = r.id AND status = 'pending'
+                AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
+              ORDER BY next_attempt_at LIMIT r.room
+           ) d
+          WHERE r.room > 0
+       )
+       SELECT c.organization_id, c.id FROM candidates c
+         LEFT JOIN busy_orgs o ON o.organization_id = c.organization_id
+        WHERE c.turn <= $5::int - coalesce(o.n, 0)
+        ORDER BY c.turn, c.next_attempt_at
+        LIMIT $2`,
+      [now, limit, caps.endpoint, caps.timingOut, caps.organization],
+    );
+    if (chosen.length === 0) return [];
+    // The chosen rows by their keys (a handful of index lookups), each still due when it is locked,
+    // of an endpoint still enabled and not paused by an attempt that timed out meanwhile.
     const claimed = await rowsOf<{
       organization_id: string;
       id: string;
@@ -336,6 +388,7 @@ export class WebhookRepository {
       secret: string;
       previous_secret: string | null;
       previous_secret_expires_at: Date | null;
+      consecutive_timeouts: number;
       event_id: string;
       type: string;
       created_at: Date;
@@ -344,21 +397,21 @@ export class WebhookRepository {
     }>(
       em,
       `WITH due AS (
-         SELECT organization_id, id FROM webhook_deliveries
-          WHERE status = 'pending' AND next_attempt_at <= $1 AND (lease_until IS NULL OR lease_until < $1)
-            AND EXISTS (SELECT 1 FROM webhook_endpoints w
-                         WHERE w.organization_id = webhook_deliveries.organization_id
-                           AND w.id = webhook_deliveries.endpoint_id AND w.enabled)
-          ORDER BY next_attempt_at LIMIT $3 FOR UPDATE SKIP LOCKED
+         SELECT d.organization_id, d.id FROM webhook_deliveries d
+          WHERE (d.organization_id, d.id) IN (SELECT * FROM unnest($3::uuid[], $4::uuid[]))
+            AND d.status = 'pending' AND (d.lease_until IS NULL OR d.lease_until < $1)
+            FOR UPDATE SKIP LOCKED
        )
        UPDATE webhook_deliveries d SET lease_until = $2, attempts = d.attempts + 1, last_attempt_at = $1
          FROM due, webhook_endpoints w, outbox_events e
         WHERE d.organization_id = due.organization_id AND d.id = due.id
           AND w.organization_id = d.organization_id AND w.id = d.endpoint_id AND w.enabled
+          AND (w.paused_until IS NULL OR w.paused_until <= $1)
           AND e.organization_id = d.organization_id AND e.id = d.event_id
        RETURNING d.organization_id, d.id, d.attempts, w.id AS endpoint_id, w.url, w.secret, w.previous_secret,
-                 w.previous_secret_expires_at, e.id AS event_id, e.type, e.created_at, e.data, e.previous_status`,
-      [now, lease, limit],
+                 w.previous_secret_expires_at, w.consecutive_timeouts, e.id AS event_id, e.type, e.created_at, e.data,
+                 e.previous_status`,
+      [now, lease, chosen.map((c) => c.organization_id), chosen.map((c) => c.id)],
     );
     return claimed.map((r) => ({
       organizationId: r.organization_id,
@@ -371,6 +424,7 @@ export class WebhookRepository {
         secret: r.secret,
         previousSecret: r.previous_secret,
         previousSecretExpiresAt: r.previous_secret_expires_at,
+        timeoutsAtClaim: r.consecutive_timeouts,
       },
       event: {
         id: r.event_id,
@@ -382,7 +436,13 @@ export class WebhookRepository {
     }));
   }
 
-  /** The outcome of one attempt, written only while this attempt still holds the lease. */
+  /**
+   * The outcome of one attempt, written only while this attempt still holds the lease, with what it
+   * says of the endpoint in the same statement: `gone` disables it; a timeout adds to its timeouts in
+   * a row (never below `timeouts.count`, so attempts that ran side by side count once) and pauses it
+   * until `timeouts.pausedUntil`; any answer (a response status) clears both. An endpoint with
+   * nothing to change is not written.
+   */
   async recordAttempt(
     em: EntityManager,
     claimed: ClaimedDelivery,
@@ -392,12 +452,28 @@ export class WebhookRepository {
       responseStatus: number | null;
       responseBody: string | null;
       error: string | null;
+      gone: boolean;
+      timeouts: { count: number; pausedUntil: Date } | null;
     },
+    now: Date,
   ): Promise<void> {
     await em.query(
-      `UPDATE webhook_deliveries
-          SET status = $4, next_attempt_at = $5, response_status = $6, response_body = $7, error = $8, lease_until = NULL
-        WHERE organization_id = $1 AND id = $2 AND lease_until = $3`,
+      `WITH recorded AS (
+         UPDATE webhook_deliveries
+            SET status = $4, next_attempt_at = $5, response_status = $6, response_body = $7, error = $8, lease_until = NULL
+          WHERE organization_id = $1 AND id = $2 AND lease_until = $3
+         RETURNING organization_id, endpoint_id
+       )
+       UPDATE webhook_endpoints w
+          SET enabled = CASE WHEN $9 THEN false ELSE w.enabled END,
+              updated_at = CASE WHEN $9 THEN $12 ELSE w.updated_at END,
+              consecutive_timeouts = CASE WHEN $10::int IS NOT NULL THEN GREATEST(w.consecutive_timeouts, $10::int)
+                                          WHEN $6::int IS NOT NULL THEN 0 ELSE w.consecutive_timeouts END,
+              paused_until = CASE WHEN $10::int IS NOT NULL THEN GREATEST(w.paused_until, $11::timestamptz)
+                                  WHEN $6::int IS NOT NULL THEN NULL ELSE w.paused_until END
+         FROM recorded r
+        WHERE w.organization_id = r.organization_id AND w.id = r.endpoint_id
+          AND ($9 OR $10::int IS NOT NULL OR ($6::int IS NOT NULL AND (w.consecutive_timeouts > 0 OR w.paused_until IS NOT NULL)))`,
       [
         claimed.organizationId,
         claimed.deliveryId,
@@ -407,14 +483,11 @@ export class WebhookRepository {
         outcome.responseStatus,
         outcome.responseBody,
         outcome.error,
+        outcome.gone,
+        outcome.timeouts?.count ?? null,
+        outcome.timeouts?.pausedUntil ?? null,
+        now,
       ],
-    );
-  }
-
-  async disableEndpoint(em: EntityManager, organizationId: string, id: string, now: Date): Promise<void> {
-    await em.query(
-      'UPDATE webhook_endpoints SET enabled = false, updated_at = $3 WHERE organization_id = $1 AND id = $2',
-      [organizationId, id, now],
     );
   }
 

@@ -1,7 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsHttpUrl, MAX_QUERY_INTEGER, OptionalNotNull, PageQuery, QueryInt, simpleValidator } from '@almanac/shared';
+import { documentValidator, IsHttpUrl, MAX_QUERY_INTEGER, OptionalNotNull, PageQuery, QueryInt, simpleValidator } from '@almanac/shared';
 import {
-  ArrayMaxSize,
   ArrayMinSize,
   IsArray,
   IsBoolean,
@@ -12,12 +11,31 @@ import {
   Max,
   MaxLength,
   Min,
+  registerDecorator,
 } from 'class-validator';
-import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../../domain/webhook-events';
+import { SUBSCRIBABLE_EVENTS } from '../../application/event-types';
 import { DELIVERY_STATUSES, DeliveryStatus } from '../../domain/webhook';
 import { CURSOR_PATTERN, decodeCursor } from '../../domain/feed-cursor';
 
-const EVENT_NAMES = [ALL_EVENTS, ...WEBHOOK_EVENT_TYPES];
+const EVENT_NAMES = SUBSCRIBABLE_EVENTS;
+
+/**
+ * At most as many entries as there are names to subscribe to (duplicates are dropped anyway). The
+ * bound is read when the rule runs, not when this class is defined: contexts declare their event
+ * types as their modules load.
+ */
+function ArrayMaxSizeOfEventNames(): PropertyDecorator {
+  return (target: object, propertyName: string | symbol) => {
+    registerDecorator({
+      name: 'arrayMaxSizeOfEventNames',
+      target: target.constructor,
+      propertyName: propertyName as string,
+      options: { message: () => `must contain no more than ${EVENT_NAMES.length} elements` },
+      validator: { validate: (value: unknown) => Array.isArray(value) && value.length <= EVENT_NAMES.length },
+    });
+    documentValidator(target, propertyName, 'arrayMaxSizeOfEventNames', () => ({ maxItems: EVENT_NAMES.length }));
+  };
+}
 
 const URL_DOC = {
   example: 'https://example.com/hooks/almanac',
@@ -41,7 +59,7 @@ export class CreateWebhookDto {
   @ApiProperty(EVENTS_DOC)
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(EVENT_NAMES.length)
+  @ArrayMaxSizeOfEventNames()
   @IsIn(EVENT_NAMES, { each: true })
   readonly events!: string[];
 
@@ -67,7 +85,7 @@ export class UpdateWebhookDto {
   @OptionalNotNull()
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(EVENT_NAMES.length)
+  @ArrayMaxSizeOfEventNames()
   @IsIn(EVENT_NAMES, { each: true })
   readonly events?: string[];
 

@@ -1,11 +1,18 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { maskSecretUrl } from '@almanac/shared';
 import { DELIVERY_STATUSES, DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '../../domain/webhook';
-import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from '../../domain/webhook-events';
+import { SUBSCRIBABLE_EVENTS } from '../../application/event-types';
 
 export class WebhookResponse {
   @ApiProperty({ format: 'uuid' }) readonly id!: string;
-  @ApiProperty({ example: 'https://example.com/hooks/almanac' }) readonly url!: string;
-  @ApiProperty({ isArray: true, enum: [ALL_EVENTS, ...WEBHOOK_EVENT_TYPES], enumName: 'WebhookEventType' })
+  @ApiProperty({
+    example: 'https://example.com/hooks/a…',
+    description:
+      'The URL, masked: scheme, host and the start of the path (`…` for the rest, `?…` for a query, never credentials), ' +
+      'since a path or query may hold a token. The full URL is kept for delivery only.',
+  })
+  readonly url!: string;
+  @ApiProperty({ isArray: true, enum: SUBSCRIBABLE_EVENTS, enumName: 'WebhookEventType' })
   readonly events!: string[];
   @ApiProperty({ type: String, nullable: true }) readonly description!: string | null;
   @ApiProperty() readonly enabled!: boolean;
@@ -85,7 +92,7 @@ export class ChangesPage {
 export function toWebhook(e: WebhookEndpoint): WebhookResponse {
   return {
     id: e.id,
-    url: e.url,
+    url: maskSecretUrl(e.url),
     events: e.events,
     description: e.description,
     enabled: e.enabled,
