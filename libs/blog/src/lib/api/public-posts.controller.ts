@@ -1,6 +1,6 @@
 import { Controller, Get, Header, Param, Query, Req, Res } from '@nestjs/common';
 import { ApiHeader, ApiOperation, ApiParam, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { ApiDataResponse, ApiProblems, Conditional, noneMatchHits } from '@almanac/shared';
+import { ApiDataResponse, ApiProblems, Conditional, HEADER_TEXT_PATTERN, noneMatchHits } from '@almanac/shared';
 import type { Request, Response } from 'express';
 import { PostFeedService } from '../application/post-feed.service';
 import { PostPreviewsService } from '../application/post-previews.service';
@@ -30,7 +30,7 @@ export class PublicPostsController {
       'An unknown, revoked or expired key, or a secret key: 404.',
   })
   @ApiQuery({ name: 'key', required: true, description: 'A publishable API key (`alm_pub_…`)', schema: { type: 'string' } })
-  @ApiHeader({ name: 'If-None-Match', required: false })
+  @ApiHeader({ name: 'If-None-Match', required: false, schema: { type: 'string', pattern: HEADER_TEXT_PATTERN } })
   @ApiResponse({
     status: 200,
     description: 'The feed',

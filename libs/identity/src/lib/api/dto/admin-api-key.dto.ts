@@ -22,7 +22,8 @@ const PUBLISHABLE_SCOPE_LIST = {
     {
       type: 'array',
       items: { enum: [...PUBLISHABLE_SCOPES] },
-      allOf: PUBLISHABLE_SCOPES.map((scope) => ({ type: 'array', contains: { const: scope } })),
+      maxItems: SCOPES.length * 4,
+      allOf: PUBLISHABLE_SCOPES.map((scope) => ({ type: 'array', maxItems: SCOPES.length * 4, contains: { const: scope } })),
     },
   ],
 };
