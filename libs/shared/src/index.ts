@@ -6,6 +6,7 @@ export * from './database/migrations';
 export { SharedInit1763700000000 } from './database/shared-init.migration';
 export * from './database/pg-errors';
 export * from './database/sql-client';
+export * from './database/field-table';
 export * from './database/transactions';
 export * from './api/error-status';
 export * from './api/problem';

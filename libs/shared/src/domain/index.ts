@@ -7,3 +7,4 @@ export * from './time';
 export * from './secret-token';
 export * from './erasure';
 export * from './secret-url';
+export * from './record-fields';
