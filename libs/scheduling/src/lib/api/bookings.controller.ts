@@ -14,7 +14,8 @@ import {
   UuidParam,
 } from '@almanac/shared';
 import type { Response } from 'express';
-import { BookingsService, type UpdateBookingCommand } from '../application/bookings.service';
+import { BookingsService, type CreateBookingCommand, type UpdateBookingCommand } from '../application/bookings.service';
+import { BOOKING_FIELDS } from '../domain/booking';
 import {
   BookingListQuery,
   BookingResponse,
@@ -86,24 +87,9 @@ export class BookingsController {
     @Body() body: CreateBookingDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ data: BookingResponse }> {
-    const booking = await this.bookings.create(principal.organizationId, {
-      scheduleId: body.schedule_id,
-      eventTypeId: body.event_type_id,
-      startTime: new Date(body.start_time),
-      endTime: new Date(body.end_time),
-      timezone: body.timezone,
-      title: body.title,
-      location: body.location,
-      locationType: body.location_type,
-      attendee: {
-        name: body.attendee.name,
-        email: body.attendee.email,
-        phone: body.attendee.phone,
-        timezone: body.attendee.timezone,
-        notes: body.attendee.notes,
-      },
-      metadata: body.metadata,
-    });
+    // The DTO made sure of the required fields; the attendee travels as one object.
+    const command = { ...BOOKING_FIELDS.fromWire(body), attendee: body.attendee } as CreateBookingCommand;
+    const booking = await this.bookings.create(principal.organizationId, command);
     res.setHeader('Location', `/api/v1/bookings/${booking.id}`);
     return { data: toBookingResponse(booking) };
   }
@@ -125,23 +111,7 @@ export class BookingsController {
     @Body() body: UpdateBookingDto,
     @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: BookingResponse }> {
-    const command: UpdateBookingCommand = {
-      status: body.status,
-      title: body.title,
-      location: body.location,
-      locationType: body.location_type,
-      timezone: body.timezone,
-      metadata: body.metadata,
-      attendee: body.attendee && {
-        name: body.attendee.name,
-        email: body.attendee.email,
-        phone: body.attendee.phone,
-        timezone: body.attendee.timezone,
-        notes: body.attendee.notes,
-      },
-      startTime: body.start_time === undefined ? undefined : new Date(body.start_time),
-      endTime: body.end_time === undefined ? undefined : new Date(body.end_time),
-    };
+    const command: UpdateBookingCommand = { ...BOOKING_FIELDS.fromWire(body), attendee: body.attendee };
     return bookingBody(await this.bookings.update(principal.organizationId, id, command, ifMatch.of(bookingBody)));
   }
 

@@ -1,4 +1,4 @@
-import type { Booking } from '../domain/booking';
+import { BOOKING_FIELDS, type Booking } from '../domain/booking';
 import type { EventType } from '../domain/event-type';
 import type { Schedule } from '../domain/schedule';
 import type { BookingResponse, CancelledBookingResponse } from './dto/booking.dto';
@@ -44,29 +44,7 @@ export function toEventTypeResponse(e: EventType): EventTypeResponse {
 }
 
 export function toBookingResponse(b: Booking): BookingResponse {
-  return {
-    id: b.id,
-    schedule_id: b.scheduleId,
-    event_type_id: b.eventTypeId,
-    start_time: b.startTime.toISOString(),
-    end_time: b.endTime.toISOString(),
-    timezone: b.timezone,
-    status: b.status,
-    title: b.title,
-    location: b.location,
-    location_type: b.locationType,
-    attendee_name: b.attendeeName,
-    attendee_email: b.attendeeEmail,
-    attendee_phone: b.attendeePhone,
-    attendee_timezone: b.attendeeTimezone,
-    attendee_notes: b.attendeeNotes,
-    metadata: { ...b.metadata },
-    buffer_before: b.bufferBefore,
-    buffer_after: b.bufferAfter,
-    created_at: b.createdAt.toISOString(),
-    updated_at: b.updatedAt.toISOString(),
-    cancelled_at: b.cancelledAt ? b.cancelledAt.toISOString() : null,
-  };
+  return BOOKING_FIELDS.represent(b);
 }
 
 export function toCancelledBookingResponse(b: Booking): CancelledBookingResponse {

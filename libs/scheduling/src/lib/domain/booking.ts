@@ -1,4 +1,4 @@
-import { assertChanges, isSupportedInstant, ValidationFailedError } from '@almanac/shared/domain';
+import { assertChanges, field, isSupportedInstant, recordFields, ValidationFailedError } from '@almanac/shared/domain';
 import type { BookingMetadata } from './booking-metadata';
 import { assertReschedulable, assertStatusChange, BookingStatus, planCancellation } from './booking-status';
 import type { LocationType } from './location-type';
@@ -30,6 +30,32 @@ export interface Booking {
   readonly cancelledAt: Date | null;
 }
 
+/** Every field of a booking, in the order its representation (GET, events) lists them. */
+export const BOOKING_FIELDS = recordFields<Booking>()({
+  id: field.value,
+  organizationId: field.hidden(field.value),
+  scheduleId: field.value,
+  eventTypeId: field.value,
+  startTime: field.instant,
+  endTime: field.instant,
+  timezone: field.value,
+  status: field.value,
+  title: field.value,
+  location: field.value,
+  locationType: field.value,
+  attendeeName: field.value,
+  attendeeEmail: field.value,
+  attendeePhone: field.value,
+  attendeeTimezone: field.value,
+  attendeeNotes: field.value,
+  metadata: field.json,
+  bufferBefore: field.value,
+  bufferAfter: field.value,
+  createdAt: field.instant,
+  updatedAt: field.instant,
+  cancelledAt: field.instant,
+});
+
 /** Title of a booking created without one: its event type's title, else this. */
 export const DEFAULT_BOOKING_TITLE = 'Booking';
 
@@ -42,22 +68,30 @@ export function isBookableSpan(start: Date, end: Date): boolean {
   return isSupportedInstant(start) && isSupportedInstant(end) && end.getTime() > start.getTime();
 }
 
-/** The fields a change may set (a PATCH, a cancellation, an import), besides `updatedAt`. */
-export type ChangeableBookingField =
+/** The attendee's fields: a request carries them as one `attendee` object. */
+type AttendeeField = 'attendeeName' | 'attendeeEmail' | 'attendeePhone' | 'attendeeTimezone' | 'attendeeNotes';
+
+/** Fields set by the server, or that change only by their own rules (a status move, a reschedule, the attendee). */
+type GovernedBookingField =
+  | 'id'
+  | 'organizationId'
+  | 'scheduleId'
+  | 'eventTypeId'
   | 'status'
   | 'startTime'
   | 'endTime'
-  | 'timezone'
-  | 'title'
-  | 'location'
-  | 'locationType'
-  | 'attendeeName'
-  | 'attendeeEmail'
-  | 'attendeePhone'
-  | 'attendeeTimezone'
-  | 'attendeeNotes'
-  | 'metadata'
-  | 'cancelledAt';
+  | 'bufferBefore'
+  | 'bufferAfter'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'cancelledAt'
+  | AttendeeField;
+
+/** A booking's details: what a client sets as it is, on create and PATCH (title, location, time zone, metadata, …). */
+export type BookingDetails = { -readonly [K in Exclude<keyof Booking, GovernedBookingField>]?: Booking[K] };
+
+/** The fields a change may set (a PATCH, a cancellation, an import), besides `updatedAt`. */
+export type ChangeableBookingField = keyof BookingDetails | 'status' | 'startTime' | 'endTime' | 'cancelledAt' | AttendeeField;
 
 export type BookingChanges = { -readonly [K in ChangeableBookingField]?: Booking[K] } & { updatedAt: Date };
 
@@ -69,22 +103,20 @@ export interface AttendeeInput {
   notes?: string | null;
 }
 
-/** What a new booking is made of: the request, and what its schedule and event type lend it. */
-export interface NewBookingInput {
+/**
+ * What a new booking is made of: the request (its details absent or null take their defaults), and
+ * what its schedule and event type lend it.
+ */
+export type NewBookingInput = { [K in keyof BookingDetails]?: BookingDetails[K] | null } & {
   id: string;
   organizationId: string;
   scheduleId: string;
   startTime: Date;
   endTime: Date;
-  timezone?: string | null;
-  title?: string | null;
-  location?: string | null;
-  locationType?: LocationType | null;
   attendee: AttendeeInput;
-  metadata?: BookingMetadata | null;
   schedule: { timezone: string };
   eventType: { id: string; title: string; locationType: LocationType | null; bufferBefore: number; bufferAfter: number } | null;
-}
+};
 
 /**
  * A new booking: PENDING whatever the event type's `requires_approval`; title from
@@ -120,17 +152,12 @@ export function newBooking(input: NewBookingInput, now: Date): Booking {
 }
 
 /** A PATCH of a booking, as the domain reads it: absent fields stay as they are. */
-export interface BookingUpdate {
+export type BookingUpdate = BookingDetails & {
   status?: BookingStatus;
-  title?: string;
-  location?: string | null;
-  locationType?: LocationType | null;
-  timezone?: string;
-  metadata?: BookingMetadata;
   attendee?: Partial<AttendeeInput>;
   startTime?: Date;
   endTime?: Date;
-}
+};
 
 /** What a PATCH does to a booking, decided from the booking as it was read. */
 export interface PlannedBookingUpdate {
@@ -160,13 +187,9 @@ const STATUS_EVENTS: Partial<Record<BookingStatus, string>> = {
  * any other field may change in any status; a PATCH that changes nothing is 400.
  */
 export function planBookingUpdate(current: Booking, update: BookingUpdate, now: Date): PlannedBookingUpdate {
-  const attendee = update.attendee ?? {};
+  const { status: _status, attendee = {}, startTime: _start, endTime: _end, ...details } = update;
   const fields = {
-    title: update.title,
-    location: update.location,
-    locationType: update.locationType,
-    timezone: update.timezone,
-    metadata: update.metadata,
+    ...details,
     attendeeName: attendee.name,
     attendeeEmail: attendee.email,
     attendeePhone: attendee.phone,

@@ -1,72 +1,19 @@
-import { DomainEvent, Outbox, SqlClient } from '@almanac/shared';
+import { DomainEvent, Outbox, SqlClient, SqlParams, SqlStatement } from '@almanac/shared';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { Availability, DateOverride, WeeklyRule } from '../domain/availability';
 import type { Booking, BookingChanges } from '../domain/booking';
 import type { BookingRules, BusyTimes } from '../domain/slots';
-import type { BookingMetadata } from '../domain/booking-metadata';
 import type { BookingStatus } from '../domain/booking-status';
 import type { LocationType } from '../domain/location-type';
 import { BookingRulesRow, toBookingRules } from './event-type.repository';
-import { likeLiteral, pageWithTotal, Params, rowsOf, RunSql, setClause, SqlStatement, translateBookingWriteError } from './sql';
+import { BOOKING_TABLE } from './booking.table';
+import { likeLiteral, pageWithTotal, rowsOf, RunSql, translateBookingWriteError } from './sql';
 
-export interface BookingRow {
-  id: string;
-  organization_id: string;
-  schedule_id: string;
-  event_type_id: string | null;
-  start_time: Date;
-  end_time: Date;
-  timezone: string;
-  status: BookingStatus;
-  title: string;
-  location: string | null;
-  location_type: LocationType | null;
-  attendee_name: string;
-  attendee_email: string | null;
-  attendee_phone: string | null;
-  attendee_timezone: string | null;
-  attendee_notes: string | null;
-  metadata: BookingMetadata;
-  created_at: Date;
-  updated_at: Date;
-  cancelled_at: Date | null;
-  buffer_before: number;
-  buffer_after: number;
-  total?: string;
-}
+type BookingRow = Record<string, unknown> & { total?: string };
 
-export function toBooking(row: BookingRow): Booking {
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    scheduleId: row.schedule_id,
-    eventTypeId: row.event_type_id,
-    startTime: row.start_time,
-    endTime: row.end_time,
-    timezone: row.timezone,
-    status: row.status,
-    title: row.title,
-    location: row.location,
-    locationType: row.location_type,
-    attendeeName: row.attendee_name,
-    attendeeEmail: row.attendee_email,
-    attendeePhone: row.attendee_phone,
-    attendeeTimezone: row.attendee_timezone,
-    attendeeNotes: row.attendee_notes,
-    metadata: row.metadata,
-    bufferBefore: row.buffer_before,
-    bufferAfter: row.buffer_after,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    cancelledAt: row.cancelled_at,
-  };
-}
-
-const BOOKING_COLUMNS =
-  'id, organization_id, schedule_id, event_type_id, start_time, end_time, timezone, status, title, location, ' +
-  'location_type, attendee_name, attendee_email, attendee_phone, attendee_timezone, attendee_notes, metadata, ' +
-  'created_at, updated_at, cancelled_at, buffer_before, buffer_after';
+const BOOKING_COLUMNS = BOOKING_TABLE.select();
+const toBooking = (row: BookingRow): Booking => BOOKING_TABLE.fromRow(row);
 
 /** Filters of `GET /api/v1/bookings`, all on the booking's start time or exact columns. */
 export interface BookingListFilter {
@@ -83,55 +30,10 @@ export interface BookingListFilter {
   attendeeEmailContains?: string;
 }
 
-const CHANGE_COLUMNS: Readonly<Record<keyof BookingChanges, string>> = {
-  status: 'status',
-  startTime: 'start_time',
-  endTime: 'end_time',
-  timezone: 'timezone',
-  title: 'title',
-  location: 'location',
-  locationType: 'location_type',
-  attendeeName: 'attendee_name',
-  attendeeEmail: 'attendee_email',
-  attendeePhone: 'attendee_phone',
-  attendeeTimezone: 'attendee_timezone',
-  attendeeNotes: 'attendee_notes',
-  metadata: 'metadata',
-  cancelledAt: 'cancelled_at',
-  updatedAt: 'updated_at',
-};
-
 /** The insert, as a statement: `insert` runs it alone, or as the CTE before the outbox event's. */
 function bookingInsertQuery(b: Booking): SqlStatement {
-  return {
-    text: `INSERT INTO bookings (${BOOKING_COLUMNS})
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22)
-         RETURNING ${BOOKING_COLUMNS}`,
-    values: [
-      b.id,
-      b.organizationId,
-      b.scheduleId,
-      b.eventTypeId,
-      b.startTime,
-      b.endTime,
-      b.timezone,
-      b.status,
-      b.title,
-      b.location,
-      b.locationType,
-      b.attendeeName,
-      b.attendeeEmail,
-      b.attendeePhone,
-      b.attendeeTimezone,
-      b.attendeeNotes,
-      JSON.stringify(b.metadata),
-      b.createdAt,
-      b.updatedAt,
-      b.cancelledAt,
-      b.bufferBefore ?? 0,
-      b.bufferAfter ?? 0,
-    ],
-  };
+  const insert = BOOKING_TABLE.insert(b);
+  return { text: `${insert.text} RETURNING ${BOOKING_COLUMNS}`, values: insert.values };
 }
 
 @Injectable()
@@ -205,10 +107,8 @@ export class BookingRepository {
     changes: BookingChanges,
     expectedStatus?: BookingStatus,
   ): Promise<Booking | null> {
-    const p = new Params();
-    const toWrite =
-      changes.metadata === undefined ? changes : { ...changes, metadata: JSON.stringify(changes.metadata) };
-    const set = setClause(p, toWrite, CHANGE_COLUMNS);
+    const p = new SqlParams();
+    const set = BOOKING_TABLE.set(p, changes);
     let where = `organization_id = ${p.add(organizationId)} AND id = ${p.add(id)}`;
     if (expectedStatus) where += ` AND status = ${p.add(expectedStatus)}`;
     try {
@@ -232,7 +132,7 @@ export class BookingRepository {
     filter: BookingListFilter,
     page: { limit: number; offset: number },
   ): Promise<{ items: Booking[]; total: number }> {
-    const p = new Params();
+    const p = new SqlParams();
     const where = [`organization_id = ${p.add(organizationId)}`];
     if (filter.scheduleId) where.push(`schedule_id = ${p.add(filter.scheduleId)}`);
     if (filter.eventTypeId) where.push(`event_type_id = ${p.add(filter.eventTypeId)}`);
