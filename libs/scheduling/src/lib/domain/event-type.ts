@@ -1,5 +1,5 @@
 import { DEFAULT_EVENT_TYPE_LOCATION, LocationType } from './location-type';
-import type { BookingRules } from './slots';
+import type { BookingRules } from './booking-rules';
 
 /** An event type: what it is, and the booking rules it gives its bookings (`BookingRules`). */
 export interface EventType extends BookingRules {
@@ -22,12 +22,6 @@ export const EVENT_TYPE_MAX_DURATION = 1440;
 /** `#RGB` or `#RRGGBB`. */
 export const HEX_COLOR_PATTERN = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
-export const MAX_BUFFER = 720;
-export const MAX_MINIMUM_NOTICE = 525_600;
-export const MIN_SLOT_INTERVAL = 5;
-export const MAX_SLOT_INTERVAL = 1440;
-export const MAX_BOOKING_WINDOW_DAYS = 3650;
-export const MAX_BOOKINGS_PER_DAY = 1000;
 
 /** What a client may set on an event type (create: title and duration required; PATCH: any of them). */
 export interface EventTypeInput {

@@ -10,9 +10,9 @@ import {
   windowsOn,
   ZoneOffsets,
 } from './availability';
+import type { BookingRules } from './booking-rules';
 import {
   availableSlots,
-  BookingRules,
   bookingMisfit,
   BusyBooking,
   busyTimesOf,

@@ -10,7 +10,7 @@ import {
   windowsBetween,
   ZoneOffsets,
 } from './availability';
-import { MIN_SLOT_INTERVAL } from './event-type';
+import { BookingRules, MIN_SLOT_INTERVAL } from './booking-rules';
 
 /**
  * Which slots a schedule offers for an event type, and whether a booking fits (docs/contract/scheduling.md).

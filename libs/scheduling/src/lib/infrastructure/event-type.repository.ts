@@ -3,7 +3,7 @@ import { lockSlugBase, PG_UNIQUE_VIOLATION, pgErrorOf, SlugTakenError } from '@a
 import type { EntityManager } from 'typeorm';
 import type { EventType } from '../domain/event-type';
 import type { LocationType } from '../domain/location-type';
-import type { BookingRules } from '../domain/slots';
+import type { BookingRules } from '../domain/booking-rules';
 import { likeLiteral, pageWithTotal, Params, rowsOf, setClause } from './sql';
 
 /** The booking rules' columns, as every query that reads them returns them. */

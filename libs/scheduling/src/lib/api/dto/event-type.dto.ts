@@ -2,17 +2,14 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsSlug, PageQuery, QueryBoolean, OptionalNotNull } from '@almanac/shared';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import {
-  EVENT_TYPE_MAX_DURATION,
-  EVENT_TYPE_MIN_DURATION,
-  HEX_COLOR_PATTERN,
   MAX_BOOKING_WINDOW_DAYS,
   MAX_BOOKINGS_PER_DAY,
   MAX_BUFFER,
   MAX_MINIMUM_NOTICE,
   MAX_SLOT_INTERVAL,
   MIN_SLOT_INTERVAL,
-  type EventTypeInput,
-} from '../../domain/event-type';
+} from '../../domain/booking-rules';
+import { EVENT_TYPE_MAX_DURATION, EVENT_TYPE_MIN_DURATION, HEX_COLOR_PATTERN, type EventTypeInput } from '../../domain/event-type';
 import { LOCATION_TYPES, LocationType } from '../../domain/location-type';
 import { NotBlank } from './validators';
 
