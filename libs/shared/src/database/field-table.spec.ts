@@ -123,6 +123,10 @@ describe('field table', () => {
       const set = THING_TABLE.set(params, { title: 'Coffee', endedAt: new Date('2026-11-21T12:00:00.000Z'), at: null, price: 3 });
       const [updated] = (await client.query(`UPDATE things t SET ${set} WHERE t.id = ${params.add(thing.id)} RETURNING ${THING_TABLE.select('t')}`, params.values)).rows;
       expect(THING_TABLE.fromRow(updated)).toEqual({ ...thing, title: 'Coffee', endedAt: new Date('2026-11-21T12:00:00.000Z'), at: null, price: 3 });
+
+      // Inside another query's row, as JSON: instants come back as dates all the same.
+      const [nested] = (await client.query(`SELECT (SELECT ${THING_TABLE.jsonObject('t')} FROM things t) AS thing`)).rows;
+      expect(THING_TABLE.fromJson(nested.thing)).toEqual({ ...thing, title: 'Coffee', endedAt: new Date('2026-11-21T12:00:00.000Z'), at: null, price: 3 });
     } finally {
       await client.end();
       await database.drop();

@@ -49,6 +49,7 @@ interface Column {
   readonly encode?: (value: unknown) => unknown;
   readonly decode?: (raw: unknown) => unknown;
   readonly readOnly: boolean;
+  readonly instant: boolean;
 }
 
 /** JSON goes as its text (pg would send a JS array as a PostgreSQL array); SQL NULL stays NULL. */
@@ -101,6 +102,7 @@ export class FieldTable<D, C extends ColumnSpecs<D> = ColumnSpecs<D>> {
         ...(own.encode ? { encode: own.encode } : {}),
         ...(own.decode ? { decode: own.decode as (raw: unknown) => unknown } : {}),
         readOnly: own.readOnly === true,
+        instant: entry.kind === 'instant',
       });
     });
     return new FieldTable<D, C>(name, all);
@@ -150,6 +152,16 @@ export class FieldTable<D, C extends ColumnSpecs<D> = ColumnSpecs<D>> {
     for (const c of this.all) {
       const raw = row[c.column];
       out[c.key] = c.decode && raw !== undefined && raw !== null ? c.decode(raw) : raw;
+    }
+    return out as D;
+  }
+
+  /** The record a `jsonObject` holds: as `fromRow`, with instants (JSON text there) made dates again. */
+  fromJson(object: Readonly<Record<string, unknown>>): D {
+    const out = this.fromRow(object) as Record<string, unknown>;
+    for (const c of this.all) {
+      const value = out[c.key];
+      if (c.instant && typeof value === 'string') out[c.key] = new Date(value);
     }
     return out as D;
   }

@@ -17,6 +17,8 @@ export interface FieldSpec<T> {
   readonly kind: FieldKind;
   /** In the representation, under the field's snake_case name; false: stored, never shown. */
   readonly shown: boolean;
+  /** How the representation shows the value, when not as it is. */
+  readonly show?: (value: never) => unknown;
   /** Which values the field holds: a type witness only, never called. */
   readonly accepts?: (value: T) => void;
 }
@@ -35,6 +37,13 @@ export const field = {
   date: spec<string | null>('date'),
   /** A time of day `HH:MM`, a `time` column. */
   time: spec<string | null>('time'),
+  /**
+   * A JSON value shown through `show`: objects in the representation's own key order, whatever
+   * order jsonb keeps (it sorts keys by length).
+   */
+  jsonShown<T extends object | null>(show: (value: T) => unknown): FieldSpec<T> {
+    return Object.freeze({ kind: 'json' as const, shown: true, show: show as (value: never) => unknown });
+  },
   /** Stored, never shown (the owning organization, values derived for queries). */
   hidden<S extends FieldSpec<never>>(of: S): Omit<S, 'shown'> & { readonly shown: false } {
     return Object.freeze({ ...of, shown: false as const });
@@ -64,6 +73,7 @@ export interface FieldEntry<D> {
   readonly key: keyof D & string;
   readonly kind: FieldKind;
   readonly shown: boolean;
+  readonly show?: (value: unknown) => unknown;
   /** The snake_case name (the representation's, and the column's unless the table says otherwise). */
   readonly name: string;
 }
@@ -75,7 +85,13 @@ export class RecordFields<D, F extends FieldSpecs<D> = FieldSpecs<D>> {
 
   constructor(readonly specs: F) {
     this.entries = Object.entries(specs as Record<string, FieldSpec<unknown>>).map(([key, s]) =>
-      Object.freeze({ key: key as keyof D & string, kind: s.kind, shown: s.shown, name: snakeCase(key) }),
+      Object.freeze({
+        key: key as keyof D & string,
+        kind: s.kind,
+        shown: s.shown,
+        name: snakeCase(key),
+        ...(s.show ? { show: s.show as (value: unknown) => unknown } : {}),
+      }),
     );
     this.shownEntries = this.entries.filter((entry) => entry.shown);
   }
@@ -85,7 +101,8 @@ export class RecordFields<D, F extends FieldSpecs<D> = FieldSpecs<D>> {
     const out: Record<string, unknown> = {};
     for (const entry of this.shownEntries) {
       const value = record[entry.key] as unknown;
-      out[entry.name] = entry.kind === 'instant' && value instanceof Date ? value.toISOString() : value;
+      if (entry.show) out[entry.name] = entry.show(value);
+      else out[entry.name] = entry.kind === 'instant' && value instanceof Date ? value.toISOString() : value;
     }
     return out as Wire<D, F>;
   }

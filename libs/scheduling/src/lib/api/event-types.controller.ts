@@ -15,12 +15,12 @@ import {
 } from '@almanac/shared';
 import type { Response } from 'express';
 import { CreateEventTypeCommand, EventTypesService } from '../application/event-types.service';
+import { EVENT_TYPE_FIELDS } from '../domain/event-type';
 import {
   CreateEventTypeDto,
   EventTypeDeletedResponse,
   EventTypeListQuery,
   EventTypeResponse,
-  toEventTypeInput,
   UpdateEventTypeDto,
 } from './dto/event-type.dto';
 import { eventTypeBody, toEventTypeResponse } from './scheduling.mappers';
@@ -76,7 +76,8 @@ export class EventTypesController {
     @Body() body: CreateEventTypeDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ data: EventTypeResponse }> {
-    const eventType = await this.eventTypes.create(principal.organizationId, toEventTypeInput(body) as CreateEventTypeCommand);
+    // The DTO made sure of title and duration.
+    const eventType = await this.eventTypes.create(principal.organizationId, EVENT_TYPE_FIELDS.fromWire(body) as CreateEventTypeCommand);
     res.setHeader('Location', `/api/v1/event-types/${eventType.id}`);
     return { data: toEventTypeResponse(eventType) };
   }
@@ -93,7 +94,7 @@ export class EventTypesController {
     @Body() body: UpdateEventTypeDto,
     @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: EventTypeResponse }> {
-    const command = toEventTypeInput(body);
+    const command = EVENT_TYPE_FIELDS.fromWire(body);
     return eventTypeBody(await this.eventTypes.update(principal.organizationId, id, command, ifMatch.of(eventTypeBody)));
   }
 

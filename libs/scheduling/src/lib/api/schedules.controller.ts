@@ -15,7 +15,8 @@ import {
   UuidParam,
 } from '@almanac/shared';
 import type { Response } from 'express';
-import { SchedulesService } from '../application/schedules.service';
+import { CreateScheduleCommand, SchedulesService } from '../application/schedules.service';
+import { SCHEDULE_FIELDS } from '../domain/schedule';
 import {
   CreateScheduleDto,
   ScheduleDeletedResponse,
@@ -68,12 +69,8 @@ export class SchedulesController {
     @Body() body: CreateScheduleDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ data: ScheduleResponse }> {
-    const schedule = await this.schedules.create(principal.organizationId, {
-      name: body.name,
-      timezone: body.timezone,
-      availability: body.availability,
-      dateOverrides: body.date_overrides,
-    });
+    // The DTO made sure of the name.
+    const schedule = await this.schedules.create(principal.organizationId, SCHEDULE_FIELDS.fromWire(body) as CreateScheduleCommand);
     res.setHeader('Location', `/api/v1/schedules/${schedule.id}`);
     return { data: toScheduleResponse(schedule) };
   }
@@ -90,17 +87,7 @@ export class SchedulesController {
     @Body() body: UpdateScheduleDto,
     @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: ScheduleResponse }> {
-    const schedule = await this.schedules.update(
-      principal.organizationId,
-      id,
-      {
-        name: body.name,
-        timezone: body.timezone,
-        availability: body.availability,
-        dateOverrides: body.date_overrides,
-      },
-      ifMatch.of(scheduleBody),
-    );
+    const schedule = await this.schedules.update(principal.organizationId, id, SCHEDULE_FIELDS.fromWire(body), ifMatch.of(scheduleBody));
     return scheduleBody(schedule);
   }
 

@@ -13,8 +13,8 @@ import {
   writeUnderPrecondition,
 } from '@almanac/shared';
 import { DataSource } from 'typeorm';
-import { EventType, EventTypeInput, newEventType } from '../domain/event-type';
-import { EventTypeChanges, EventTypeRepository } from '../infrastructure/event-type.repository';
+import { EventType, EventTypeChanges, EventTypeInput, newEventType } from '../domain/event-type';
+import { EventTypeRepository } from '../infrastructure/event-type.repository';
 
 export type CreateEventTypeCommand = EventTypeInput;
 

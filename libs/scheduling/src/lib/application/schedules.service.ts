@@ -10,24 +10,13 @@ import {
   writeUnderPrecondition,
 } from '@almanac/shared';
 import { DataSource } from 'typeorm';
-import type { DateOverride, WeeklyRule } from '../domain/availability';
-import { DEFAULT_SCHEDULE_TIMEZONE, Schedule } from '../domain/schedule';
+import { newSchedule, Schedule, ScheduleInput } from '../domain/schedule';
 import { ScheduleInUseError } from '../domain/scheduling-errors';
 import { ScheduleRepository } from '../infrastructure/schedule.repository';
 
-export interface CreateScheduleCommand {
-  name: string;
-  timezone?: string;
-  availability?: readonly WeeklyRule[] | null;
-  dateOverrides?: readonly DateOverride[];
-}
+export type CreateScheduleCommand = ScheduleInput;
 
-export interface UpdateScheduleCommand {
-  name?: string;
-  timezone?: string;
-  availability?: readonly WeeklyRule[] | null;
-  dateOverrides?: readonly DateOverride[];
-}
+export type UpdateScheduleCommand = Partial<ScheduleInput>;
 
 @Injectable()
 export class SchedulesService {
@@ -38,17 +27,7 @@ export class SchedulesService {
   ) {}
 
   async create(organizationId: string, command: CreateScheduleCommand): Promise<Schedule> {
-    const now = this.clock.now();
-    return this.schedules.insert(this.dataSource.manager, {
-      id: newId(),
-      organizationId,
-      name: command.name,
-      timezone: command.timezone ?? DEFAULT_SCHEDULE_TIMEZONE,
-      availability: command.availability ?? null,
-      dateOverrides: command.dateOverrides ?? [],
-      createdAt: now,
-      updatedAt: now,
-    });
+    return this.schedules.insert(this.dataSource.manager, newSchedule({ id: newId(), organizationId }, command, this.clock.now()));
   }
 
   async list(organizationId: string, page: Page): Promise<{ items: Schedule[]; total: number }> {

@@ -1,3 +1,4 @@
+import { field, recordFields } from '@almanac/shared/domain';
 import { DEFAULT_EVENT_TYPE_LOCATION, LocationType } from './location-type';
 import type { BookingRules } from './booking-rules';
 
@@ -17,6 +18,32 @@ export interface EventType extends BookingRules {
   readonly updatedAt: Date;
 }
 
+/** Every field of an event type, in the order its representation lists them. */
+export const EVENT_TYPE_FIELDS = recordFields<EventType>()({
+  id: field.value,
+  organizationId: field.hidden(field.value),
+  title: field.value,
+  slug: field.value,
+  description: field.value,
+  duration: field.value,
+  locationType: field.value,
+  locationDetails: field.value,
+  color: field.value,
+  requiresApproval: field.value,
+  isActive: field.value,
+  bufferBefore: field.value,
+  bufferAfter: field.value,
+  minimumNotice: field.value,
+  slotInterval: field.value,
+  bookingWindowDays: field.value,
+  maxBookingsPerDay: field.value,
+  createdAt: field.instant,
+  updatedAt: field.instant,
+});
+
+/** Set by the server: the identity and the timestamps. */
+type ServerSetEventTypeField = 'id' | 'organizationId' | 'createdAt' | 'updatedAt';
+
 export const EVENT_TYPE_MIN_DURATION = 1;
 export const EVENT_TYPE_MAX_DURATION = 1440;
 /** `#RGB` or `#RRGGBB`. */
@@ -24,23 +51,11 @@ export const HEX_COLOR_PATTERN = /^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/;
 
 
 /** What a client may set on an event type (create: title and duration required; PATCH: any of them). */
-export interface EventTypeInput {
-  title: string;
-  duration: number;
-  slug?: string;
-  description?: string | null;
-  locationType?: LocationType;
-  locationDetails?: string | null;
-  color?: string | null;
-  requiresApproval?: boolean;
-  isActive?: boolean;
-  bufferBefore?: number;
-  bufferAfter?: number;
-  minimumNotice?: number;
-  slotInterval?: number | null;
-  bookingWindowDays?: number | null;
-  maxBookingsPerDay?: number | null;
-}
+export type EventTypeInput = Pick<EventType, 'title' | 'duration'> &
+  Partial<Omit<EventType, ServerSetEventTypeField | 'title' | 'duration'>>;
+
+/** What a PATCH writes. */
+export type EventTypeChanges = Partial<Omit<EventType, ServerSetEventTypeField>> & { updatedAt: Date };
 
 /**
  * A new event type with its defaults: location video, no approval, active;

@@ -1,3 +1,4 @@
+import { field, recordFields } from '@almanac/shared/domain';
 import type { DateOverride, WeeklyRule } from './availability';
 
 export interface Schedule {
@@ -12,4 +13,42 @@ export interface Schedule {
   readonly updatedAt: Date;
 }
 
+/** Every field of a schedule, in the order its representation lists them. */
+export const SCHEDULE_FIELDS = recordFields<Schedule>()({
+  id: field.value,
+  organizationId: field.hidden(field.value),
+  name: field.value,
+  timezone: field.value,
+  availability: field.jsonShown((rules: readonly WeeklyRule[] | null) =>
+    rules === null ? null : rules.map((r) => ({ days: [...r.days], start: r.start, end: r.end })),
+  ),
+  dateOverrides: field.jsonShown((overrides: readonly DateOverride[]) =>
+    overrides.map((o) => ({ date: o.date, intervals: o.intervals.map((i) => ({ start: i.start, end: i.end })) })),
+  ),
+  createdAt: field.instant,
+  updatedAt: field.instant,
+});
+
+/** Set by the server: the identity and the timestamps. */
+type ServerSetScheduleField = 'id' | 'organizationId' | 'createdAt' | 'updatedAt';
+
+/** What a client may set on a schedule (create: the name required; PATCH: any of them). */
+export type ScheduleInput = Pick<Schedule, 'name'> & Partial<Omit<Schedule, ServerSetScheduleField | 'name'>>;
+
+/** What a PATCH writes. */
+export type ScheduleChanges = Partial<Omit<Schedule, ServerSetScheduleField>> & { updatedAt: Date };
+
 export const DEFAULT_SCHEDULE_TIMEZONE = 'UTC';
+
+/** A new schedule: in UTC unless told otherwise, open around the clock, no overrides. */
+export function newSchedule(identity: { id: string; organizationId: string }, input: ScheduleInput, now: Date): Schedule {
+  return {
+    ...identity,
+    name: input.name,
+    timezone: input.timezone ?? DEFAULT_SCHEDULE_TIMEZONE,
+    availability: input.availability ?? null,
+    dateOverrides: input.dateOverrides ?? [],
+    createdAt: now,
+    updatedAt: now,
+  };
+}

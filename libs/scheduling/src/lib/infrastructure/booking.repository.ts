@@ -1,13 +1,14 @@
 import { DomainEvent, Outbox, SqlClient, SqlParams, SqlStatement } from '@almanac/shared';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Availability, DateOverride, WeeklyRule } from '../domain/availability';
+import type { Availability } from '../domain/availability';
 import type { Booking, BookingChanges } from '../domain/booking';
 import type { BookingRules } from '../domain/booking-rules';
 import type { BusyTimes } from '../domain/slots';
 import type { BookingStatus } from '../domain/booking-status';
 import type { LocationType } from '../domain/location-type';
-import { BookingRulesRow, toBookingRules } from './event-type.repository';
+import { EVENT_TYPE_TABLE } from './event-type.table';
+import { SCHEDULE_TABLE } from './schedule.table';
 import { BOOKING_TABLE } from './booking.table';
 import { likeLiteral, pageWithTotal, rowsOf, RunSql, translateBookingWriteError } from './sql';
 
@@ -174,40 +175,26 @@ export class BookingRepository {
     schedule: { found: false } | ({ found: true } & ScheduleRef);
     eventType: { found: false } | ({ found: true } & EventTypeRef) | null;
   }> {
-    const [row] = await this.runner(em)<{
-      schedule: { timezone: string; availability: WeeklyRule[] | null; date_overrides: DateOverride[] } | null;
-      event_type: (BookingRulesRow & { title: string; location_type: LocationType }) | null;
-    }>(
-      `SELECT
-         (SELECT json_build_object('timezone', timezone, 'availability', availability, 'date_overrides', date_overrides)
-           FROM schedules WHERE organization_id = $1 AND id = $2) AS schedule,
-         (SELECT json_build_object('title', title, 'location_type', location_type, 'duration', duration,
-             'buffer_before', buffer_before, 'buffer_after', buffer_after, 'minimum_notice', minimum_notice,
-             'slot_interval', slot_interval, 'booking_window_days', booking_window_days,
-             'max_bookings_per_day', max_bookings_per_day)
-           FROM event_types WHERE organization_id = $1 AND id = $3) AS event_type`,
+    const [row] = await this.runner(em)<{ schedule: Record<string, unknown> | null; event_type: Record<string, unknown> | null }>(
+      `SELECT (SELECT ${SCHEDULE_TABLE.jsonObject()} FROM schedules WHERE organization_id = $1 AND id = $2) AS schedule,
+              (SELECT ${EVENT_TYPE_TABLE.jsonObject()} FROM event_types WHERE organization_id = $1 AND id = $3) AS event_type`,
       [organizationId, scheduleId, eventTypeId],
     );
-    const s = row?.schedule;
-    const e = row?.event_type;
+    const schedule = row?.schedule ? SCHEDULE_TABLE.fromJson(row.schedule) : null;
+    const eventType = row?.event_type ? EVENT_TYPE_TABLE.fromJson(row.event_type) : null;
     return {
-      schedule: s
+      schedule: schedule
         ? {
             found: true,
-            timezone: s.timezone,
-            availability: { weekly: s.availability, overrides: s.date_overrides },
+            timezone: schedule.timezone,
+            availability: { weekly: schedule.availability, overrides: schedule.dateOverrides },
           }
         : { found: false },
       eventType:
         eventTypeId === null
           ? null
-          : e
-            ? {
-                found: true,
-                title: e.title,
-                locationType: e.location_type,
-                rules: toBookingRules(e),
-              }
+          : eventType
+            ? { found: true, title: eventType.title, locationType: eventType.locationType, rules: eventType }
             : { found: false },
     };
   }

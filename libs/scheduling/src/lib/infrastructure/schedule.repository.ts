@@ -1,70 +1,20 @@
 import { Injectable } from '@nestjs/common';
+import { SqlParams } from '@almanac/shared';
 import type { EntityManager } from 'typeorm';
-import type { DateOverride, WeeklyRule } from '../domain/availability';
-import type { Schedule } from '../domain/schedule';
-import { pageWithTotal, Params, rowsOf, setClause } from './sql';
+import type { Schedule, ScheduleChanges } from '../domain/schedule';
+import { SCHEDULE_TABLE } from './schedule.table';
+import { pageWithTotal, rowsOf } from './sql';
 
-interface ScheduleRow {
-  id: string;
-  organization_id: string;
-  name: string;
-  timezone: string;
-  availability: WeeklyRule[] | null;
-  date_overrides: DateOverride[];
-  created_at: Date;
-  updated_at: Date;
-  total?: string;
-}
+type ScheduleRow = Record<string, unknown> & { total?: string };
 
-const COLUMNS = 'id, organization_id, name, timezone, availability, date_overrides, created_at, updated_at';
-
-export type ScheduleChanges = Partial<Pick<Schedule, 'name' | 'timezone' | 'availability' | 'dateOverrides'>> & {
-  updatedAt: Date;
-};
-
-const CHANGE_COLUMNS: Readonly<Record<keyof ScheduleChanges, string>> = {
-  name: 'name',
-  timezone: 'timezone',
-  availability: 'availability',
-  dateOverrides: 'date_overrides',
-  updatedAt: 'updated_at',
-};
-
-/** jsonb parameters: JSON text, and SQL NULL (not JSON null) for "no weekly rules". */
-function jsonParam(value: unknown): string | null {
-  return value === null ? null : JSON.stringify(value);
-}
-
-function toSchedule(row: ScheduleRow): Schedule {
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    name: row.name,
-    timezone: row.timezone,
-    availability: row.availability,
-    dateOverrides: row.date_overrides,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
+const COLUMNS = SCHEDULE_TABLE.select();
+const toSchedule = (row: ScheduleRow): Schedule => SCHEDULE_TABLE.fromRow(row);
 
 @Injectable()
 export class ScheduleRepository {
   async insert(em: EntityManager, schedule: Schedule): Promise<Schedule> {
-    const rows = await rowsOf<ScheduleRow>(
-      em,
-      `INSERT INTO schedules (${COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
-      [
-        schedule.id,
-        schedule.organizationId,
-        schedule.name,
-        schedule.timezone,
-        jsonParam(schedule.availability),
-        jsonParam(schedule.dateOverrides),
-        schedule.createdAt,
-        schedule.updatedAt,
-      ],
-    );
+    const insert = SCHEDULE_TABLE.insert(schedule);
+    const rows = await rowsOf<ScheduleRow>(em, `${insert.text} RETURNING ${COLUMNS}`, insert.values);
     return toSchedule(rows[0]!);
   }
 
@@ -106,16 +56,8 @@ export class ScheduleRepository {
     id: string,
     changes: ScheduleChanges,
   ): Promise<Schedule | null> {
-    const p = new Params();
-    const set = setClause(
-      p,
-      {
-        ...changes,
-        availability: changes.availability === undefined ? undefined : jsonParam(changes.availability),
-        dateOverrides: changes.dateOverrides === undefined ? undefined : jsonParam(changes.dateOverrides),
-      },
-      CHANGE_COLUMNS,
-    );
+    const p = new SqlParams();
+    const set = SCHEDULE_TABLE.set(p, changes);
     const rows = await rowsOf<ScheduleRow>(
       em,
       `UPDATE schedules SET ${set} WHERE organization_id = ${p.add(organizationId)} AND id = ${p.add(id)}

@@ -9,7 +9,7 @@ import {
   MAX_SLOT_INTERVAL,
   MIN_SLOT_INTERVAL,
 } from '../../domain/booking-rules';
-import { EVENT_TYPE_MAX_DURATION, EVENT_TYPE_MIN_DURATION, HEX_COLOR_PATTERN, type EventTypeInput } from '../../domain/event-type';
+import { EVENT_TYPE_MAX_DURATION, EVENT_TYPE_MIN_DURATION, HEX_COLOR_PATTERN } from '../../domain/event-type';
 import { LOCATION_TYPES, LocationType } from '../../domain/location-type';
 import { NotBlank } from './validators';
 
@@ -285,25 +285,4 @@ export class EventTypeDeletedResponse {
   readonly id!: string;
   @ApiProperty({ example: true, enum: [true] })
   readonly deleted!: boolean;
-}
-
-/** The command of a create or PATCH body: every field the client sent, by its domain name. */
-export function toEventTypeInput(body: CreateEventTypeDto | UpdateEventTypeDto): Partial<EventTypeInput> {
-  return {
-    title: body.title,
-    duration: body.duration,
-    slug: body.slug,
-    description: body.description,
-    locationType: body.location_type,
-    locationDetails: body.location_details,
-    color: body.color,
-    requiresApproval: body.requires_approval,
-    isActive: body.is_active,
-    bufferBefore: body.buffer_before,
-    bufferAfter: body.buffer_after,
-    minimumNotice: body.minimum_notice,
-    slotInterval: body.slot_interval,
-    bookingWindowDays: body.booking_window_days,
-    maxBookingsPerDay: body.max_bookings_per_day,
-  };
 }

@@ -112,9 +112,9 @@ export class ScheduleResponse {
   @ApiProperty({ example: 'Europe/Paris', description: 'IANA time zone name; default UTC' })
   readonly timezone!: string;
   @ApiProperty(AVAILABILITY_DOC)
-  readonly availability!: WeeklyRule[] | null;
+  readonly availability!: readonly WeeklyRule[] | null;
   @ApiProperty(OVERRIDES_DOC)
-  readonly date_overrides!: DateOverride[];
+  readonly date_overrides!: readonly DateOverride[];
   @ApiProperty({ format: 'date-time', example: '2026-11-21T10:00:00.000Z' })
   readonly created_at!: string;
   @ApiProperty({ format: 'date-time', example: '2026-11-21T10:00:00.000Z' })
