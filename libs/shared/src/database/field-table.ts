@@ -19,8 +19,11 @@ export class SqlParams {
 export interface ColumnSpec<T> {
   /** The column; default: the field's snake_case name. */
   readonly column?: string;
-  /** The expression read (selected `AS` the column), given the column as the query names it. */
-  readonly read?: (column: string) => string;
+  /**
+   * The expression read (selected `AS` the column), given the column as the query names it and the
+   * table's alias in the query (if any).
+   */
+  readonly read?: (column: string, alias: string | undefined) => string;
   /** The statement parameter for a value. */
   readonly encode?: (value: T) => unknown;
   /** The value from what pg answers for the column. */
@@ -45,7 +48,7 @@ export interface DeclaredFields<D> {
 interface Column {
   readonly key: string;
   readonly column: string;
-  readonly read?: (column: string) => string;
+  readonly read?: (column: string, alias: string | undefined) => string;
   readonly encode?: (value: unknown) => unknown;
   readonly decode?: (raw: unknown) => unknown;
   readonly readOnly: boolean;
@@ -131,7 +134,7 @@ export class FieldTable<D, C extends ColumnSpecs<D> = ColumnSpecs<D>> {
       if (replaced === null) continue;
       const qualified = alias ? `${alias}.${c.column}` : c.column;
       if (replaced !== undefined) parts.push(`${replaced} AS ${c.column}`);
-      else if (c.read) parts.push(`${c.read(qualified)} AS ${c.column}`);
+      else if (c.read) parts.push(`${c.read(qualified, alias)} AS ${c.column}`);
       else parts.push(qualified);
     }
     return parts.join(', ');
@@ -141,7 +144,7 @@ export class FieldTable<D, C extends ColumnSpecs<D> = ColumnSpecs<D>> {
   jsonObject(alias?: string): string {
     const parts = this.all.map((c) => {
       const qualified = alias ? `${alias}.${c.column}` : c.column;
-      return `'${c.column}', ${c.read ? c.read(qualified) : qualified}`;
+      return `'${c.column}', ${c.read ? c.read(qualified, alias) : qualified}`;
     });
     return `json_build_object(${parts.join(', ')})`;
   }

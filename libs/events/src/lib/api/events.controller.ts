@@ -17,11 +17,12 @@ import {
 } from '@almanac/shared';
 import type { Response } from 'express';
 import { EventsService } from '../application/events.service';
+import { EVENT_FIELDS, type EventFields } from '../domain/event';
 import { CreateEventDto } from './dto/create-event.dto';
 import { DeletedEventResponse, EventResponse, ListedEventResponse } from './dto/event.response';
 import { ListEventsQuery } from './dto/list-events.query';
 import { UpdateEventDto } from './dto/update-event.dto';
-import { eventBody, toEventFields, toEventResponse, toListedEventResponse } from './event.mapper';
+import { eventBody, toEventResponse, toListedEventResponse } from './event.mapper';
 
 /** The calendar date a date filter names: a date as is, a date-time's own date as written. */
 function dateOf(value: string | undefined): string | undefined {
@@ -103,7 +104,7 @@ export class EventsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ data: EventResponse }> {
     const event = await this.events.create(principal.organizationId, {
-      ...toEventFields(body),
+      ...EVENT_FIELDS.fromWire(body),
       title: body.title,
       startDate: body.start_date,
     });
@@ -129,7 +130,7 @@ export class EventsController {
     @Body() body: UpdateEventDto,
     @IfMatch() ifMatch: IfMatchHeader,
   ): Promise<{ data: EventResponse }> {
-    const changes = toEventFields(body);
+    const changes: EventFields = EVENT_FIELDS.fromWire(body);
     assertChanges(changes);
     return eventBody(await this.events.update(principal.organizationId, id, changes, ifMatch.of(eventBody)));
   }

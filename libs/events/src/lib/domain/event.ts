@@ -1,4 +1,4 @@
-import { FieldError, ValidationFailedError } from '@almanac/shared/domain';
+import { field, FieldError, recordFields, ValidationFailedError } from '@almanac/shared/domain';
 import { EventFullError, EventNotOpenError, SlotsBelowRegistrationsError } from './event-errors';
 import { EventStatus, nextEventStatus } from './event-status';
 import { eventWindow, timingErrors } from './event-timing';
@@ -39,26 +39,51 @@ export interface EventProps {
   readonly updatedAt: Date;
 }
 
-/** Fields a client sets. On update, `undefined` leaves a field alone and `null` clears a nullable one. */
-export interface EventFields {
-  siteId?: string | null;
-  title?: string;
-  description?: string | null;
-  startDate?: string;
-  startTime?: string | null;
-  endTime?: string | null;
-  timezone?: string;
-  location?: string | null;
-  cost?: number;
-  slots?: number | null;
-  status?: EventStatus;
-  waitlistEnabled?: boolean;
-}
+/**
+ * Every field of an event, in the order its representation lists them; the counts are shown with
+ * `slots_remaining` after the others (see the API's mapper).
+ */
+export const EVENT_FIELDS = recordFields<EventProps>()({
+  id: field.value,
+  organizationId: field.hidden(field.value),
+  title: field.value,
+  description: field.value,
+  startDate: field.date,
+  startTime: field.time,
+  endTime: field.time,
+  timezone: field.value,
+  location: field.value,
+  cost: field.value,
+  slots: field.value,
+  status: field.value,
+  siteId: field.value,
+  waitlistEnabled: field.value,
+  createdAt: field.instant,
+  updatedAt: field.instant,
+  registrationCount: field.hidden(field.value),
+  waitlistCount: field.hidden(field.value),
+  startsAt: field.hidden(field.instant),
+  endsAt: field.hidden(field.instant),
+});
 
-export interface NewEvent extends EventFields {
+/** Kept by the server: the identity, the counts, the derived instants, the timestamps. */
+type GovernedEventField =
+  | 'id'
+  | 'organizationId'
+  | 'registrationCount'
+  | 'waitlistCount'
+  | 'startsAt'
+  | 'endsAt'
+  | 'createdAt'
+  | 'updatedAt';
+
+/** Fields a client sets. On update, `undefined` leaves a field alone and `null` clears a nullable one. */
+export type EventFields = { -readonly [K in Exclude<keyof EventProps, GovernedEventField>]?: EventProps[K] };
+
+export type NewEvent = EventFields & {
   title: string;
   startDate: string;
-}
+};
 
 export const EVENT_DEFAULTS = { status: 'draft', timezone: 'UTC', cost: 0, slots: null, waitlistEnabled: false } as const;
 
@@ -92,8 +117,9 @@ function validated(props: EventProps): EventProps {
   return { ...props, ...eventWindow(props) };
 }
 
-function pick<T>(given: T | undefined, current: T): T {
-  return given === undefined ? current : given;
+/** The fields `changes` gives (a field given as undefined is not given). */
+function given(changes: EventFields): EventFields {
+  return Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
 }
 
 /** A dated happening with a cost and a number of places. */
@@ -149,30 +175,13 @@ export class Event {
    */
   update(changes: EventFields, now: Date): boolean {
     const current = this.props;
-    const status = changes.status === undefined ? current.status : nextEventStatus(current.status, changes.status);
-    const next = validated({
-      ...current,
-      siteId: pick(changes.siteId, current.siteId),
-      title: pick(changes.title, current.title),
-      description: pick(changes.description, current.description),
-      startDate: pick(changes.startDate, current.startDate),
-      startTime: pick(changes.startTime, current.startTime),
-      endTime: pick(changes.endTime, current.endTime),
-      timezone: pick(changes.timezone, current.timezone),
-      location: pick(changes.location, current.location),
-      cost: pick(changes.cost, current.cost),
-      slots: pick(changes.slots, current.slots),
-      waitlistEnabled: pick(changes.waitlistEnabled, current.waitlistEnabled),
-      status,
-    });
+    const fields = given(changes);
+    const status = fields.status === undefined ? current.status : nextEventStatus(current.status, fields.status);
+    const next = validated({ ...current, ...fields, status });
     if (next.slots !== null && next.slots < current.registrationCount) {
       throw new SlotsBelowRegistrationsError(next.slots, current.registrationCount);
     }
-    const editable: (keyof EventFields)[] = [
-      'siteId', 'title', 'description', 'startDate', 'startTime', 'endTime', 'timezone', 'location', 'cost', 'slots', 'status',
-      'waitlistEnabled',
-    ];
-    if (editable.every((key) => next[key] === current[key])) return false;
+    if ((Object.keys(fields) as (keyof EventFields)[]).every((key) => next[key] === current[key])) return false;
     this.props = { ...next, updatedAt: now };
     return true;
   }

@@ -1,3 +1,5 @@
+import { field, recordFields } from '@almanac/shared/domain';
+
 export const REGISTRATION_STATUSES = ['active', 'cancelled', 'waitlisted'] as const;
 export type RegistrationStatus = (typeof REGISTRATION_STATUSES)[number];
 
@@ -17,3 +19,16 @@ export interface Registration {
   /** 1-based place in the event's waiting list while `waitlisted` (dense: computed when read); else null. */
   readonly position: number | null;
 }
+
+/** Every field of a registration, in the order its representation lists them. */
+export const REGISTRATION_FIELDS = recordFields<Registration>()({
+  id: field.value,
+  organizationId: field.hidden(field.value),
+  eventId: field.value,
+  name: field.value,
+  email: field.value,
+  status: field.value,
+  createdAt: field.instant,
+  cancelledAt: field.instant,
+  position: field.value,
+});

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { Page, PG_CHECK_VIOLATION, pgErrorOf, returnedRows } from '@almanac/shared';
+import { Page, PG_CHECK_VIOLATION, pgErrorOf, returnedRows, SqlParams } from '@almanac/shared';
 import { EntityManager } from 'typeorm';
 import { Event } from '../domain/event';
 import { SlotsBelowRegistrationsError } from '../domain/event-errors';
 import { EventStatus } from '../domain/event-status';
-import { moneyFromDecimal, moneyToDecimal } from '../domain/money';
+import { EVENT_TABLE } from './event.table';
 
 export interface EventListFilter {
   siteId?: string;
@@ -19,61 +19,12 @@ export interface EventListFilter {
   toDate?: string;
 }
 
-interface EventRow {
-  id: string;
-  organization_id: string;
-  site_id: string | null;
-  title: string;
-  description: string | null;
-  start_date: string;
-  start_time: string | null;
-  end_time: string | null;
-  timezone: string;
-  location: string | null;
-  cost: string;
-  slots: number | null;
-  registration_count: number;
-  waitlist_enabled: boolean;
-  waitlist_count: number;
-  status: EventStatus;
-  starts_at: Date;
-  ends_at: Date;
-  created_at: Date;
-  updated_at: Date;
-}
+type EventRow = Record<string, unknown> & { id: string };
 
-/** Dates and times leave PostgreSQL as text in the API's formats, money as exact decimal text. */
-const COLUMNS = `
-  e.id, e.organization_id, e.site_id, e.title, e.description,
-  to_char(e.start_date, 'YYYY-MM-DD') AS start_date,
-  to_char(e.start_time, 'HH24:MI') AS start_time,
-  to_char(e.end_time, 'HH24:MI') AS end_time,
-  e.timezone, e.location, e.cost::text AS cost, e.slots, e.registration_count, e.waitlist_enabled, e.waitlist_count, e.status,
-  e.starts_at, e.ends_at, e.created_at, e.updated_at`;
+const COLUMNS = EVENT_TABLE.select('e');
 
 function toDomain(row: EventRow): Event {
-  return Event.restore({
-    id: row.id,
-    organizationId: row.organization_id,
-    siteId: row.site_id,
-    title: row.title,
-    description: row.description,
-    startDate: row.start_date,
-    startTime: row.start_time,
-    endTime: row.end_time,
-    timezone: row.timezone,
-    location: row.location,
-    cost: moneyFromDecimal(row.cost),
-    slots: row.slots,
-    registrationCount: row.registration_count,
-    waitlistEnabled: row.waitlist_enabled,
-    waitlistCount: row.waitlist_count,
-    status: row.status,
-    startsAt: row.starts_at,
-    endsAt: row.ends_at,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  });
+  return Event.restore(EVENT_TABLE.fromRow(row));
 }
 
 /**
@@ -153,32 +104,17 @@ function translateWriteError(error: unknown, event: Event): never {
 @Injectable()
 export class EventsRepository {
   async insert(em: EntityManager, event: Event): Promise<void> {
-    const e = event.snapshot;
-    await em.query(
-      `INSERT INTO events (id, organization_id, site_id, title, description, start_date, start_time, end_time, timezone,
-                           location, cost, slots, status, starts_at, ends_at, created_at, updated_at, waitlist_enabled)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18)`,
-      [
-        e.id, e.organizationId, e.siteId, e.title, e.description, e.startDate, e.startTime, e.endTime, e.timezone,
-        e.location, moneyToDecimal(e.cost), e.slots, e.status, e.startsAt, e.endsAt, e.createdAt, e.updatedAt, e.waitlistEnabled,
-      ],
-    );
+    const insert = EVENT_TABLE.insert(event.snapshot);
+    await em.query(insert.text, insert.values);
   }
 
-  /** Writes every editable column and the derived instants. */
+  /** Writes every field a change may touch (the derived instants included). */
   async update(em: EntityManager, event: Event): Promise<void> {
-    const e = event.snapshot;
+    const { id, organizationId, createdAt: _createdAt, ...changes } = event.snapshot;
+    const params = new SqlParams();
+    const set = EVENT_TABLE.set(params, changes);
     try {
-      await em.query(
-        `UPDATE events SET site_id = $3, title = $4, description = $5, start_date = $6, start_time = $7, end_time = $8,
-                timezone = $9, location = $10, cost = $11, slots = $12, status = $13, starts_at = $14, ends_at = $15,
-                updated_at = $16, waitlist_enabled = $17
-          WHERE organization_id = $1 AND id = $2`,
-        [
-          e.organizationId, e.id, e.siteId, e.title, e.description, e.startDate, e.startTime, e.endTime, e.timezone,
-          e.location, moneyToDecimal(e.cost), e.slots, e.status, e.startsAt, e.endsAt, e.updatedAt, e.waitlistEnabled,
-        ],
-      );
+      await em.query(`UPDATE events SET ${set} WHERE organization_id = ${params.add(organizationId)} AND id = ${params.add(id)}`, params.values);
     } catch (error) {
       translateWriteError(error, event);
     }

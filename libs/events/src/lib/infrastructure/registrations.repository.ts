@@ -3,51 +3,12 @@ import { Page, PG_CHECK_VIOLATION, PG_UNIQUE_VIOLATION, pgErrorOf, returnedRows 
 import { EntityManager } from 'typeorm';
 import { AlreadyRegisteredError, EventFullError } from '../domain/event-errors';
 import { Registration, RegistrationStatus } from '../domain/registration';
+import { REGISTRATION_TABLE } from './registration.table';
 
-interface RegistrationRow {
-  id: string;
-  organization_id: string;
-  event_id: string;
-  name: string;
-  email: string;
-  status: RegistrationStatus;
-  created_at: Date;
-  cancelled_at: Date | null;
-  position: string | null;
-}
+type RegistrationRow = Record<string, unknown>;
 
-/**
- * A waiting registration's place is counted, not stored, so it stays dense whoever leaves the list:
- * the waiting registrations of the event up to it in (created_at, id) order, on the partial index.
- */
-const COLUMNS = `r.id, r.organization_id, r.event_id, r.name, r.email, r.status, r.created_at, r.cancelled_at,
-  CASE WHEN r.status = 'waitlisted' THEN (
-    SELECT count(*) FROM event_registrations w
-     WHERE w.organization_id = r.organization_id AND w.event_id = r.event_id AND w.status = 'waitlisted'
-       AND (w.created_at, w.id) <= (r.created_at, r.id)) END AS position`;
-
-/** A new registration (the trigger on the table keeps `events.registration_count`). */
-function registrationInsertQuery(r: Registration): { text: string; values: unknown[] } {
-  return {
-    text: `INSERT INTO event_registrations (id, organization_id, event_id, name, email, status, created_at, cancelled_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    values: [r.id, r.organizationId, r.eventId, r.name, r.email, r.status, r.createdAt, r.cancelledAt],
-  };
-}
-
-function toDomain(row: RegistrationRow): Registration {
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    eventId: row.event_id,
-    name: row.name,
-    email: row.email,
-    status: row.status,
-    createdAt: row.created_at,
-    cancelledAt: row.cancelled_at,
-    position: row.position === null ? null : Number(row.position),
-  };
-}
+const COLUMNS = REGISTRATION_TABLE.select('r');
+const toDomain = (row: RegistrationRow): Registration => REGISTRATION_TABLE.fromRow(row);
 
 /** Registrations in PostgreSQL; the trigger on this table keeps `events.registration_count`. */
 @Injectable()
@@ -57,7 +18,7 @@ export class RegistrationsRepository {
    * an e-mail, and the CHECK on the event's counter refuses a registration beyond `slots`.
    */
   async insert(em: EntityManager, registration: Registration): Promise<void> {
-    const query = registrationInsertQuery(registration);
+    const query = REGISTRATION_TABLE.insert(registration);
     try {
       await em.query(query.text, query.values);
     } catch (error) {
@@ -118,7 +79,7 @@ export class RegistrationsRepository {
            LIMIT (SELECT CASE WHEN e.slots IS NULL THEN NULL ELSE greatest(e.slots - e.registration_count, 0) END
                     FROM events e WHERE e.organization_id = $1 AND e.id = $2)
            FOR UPDATE)
-        RETURNING r.id, r.organization_id, r.event_id, r.name, r.email, r.status, r.created_at, r.cancelled_at, NULL::bigint AS position`,
+        RETURNING ${REGISTRATION_TABLE.select('r', { position: 'NULL::bigint' })}`,
       [organizationId, eventId],
     );
     return returnedRows<RegistrationRow>(result)
