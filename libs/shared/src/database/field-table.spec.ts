@@ -73,11 +73,12 @@ describe('record fields', () => {
     expect('organization_id' in wire).toBe(false);
   });
 
-  it('reads the shown fields a body gives: absent stays absent, null stays null, instants become dates', () => {
+  it('reads the fields a body gives by their snake_case names: absent stays absent, null stays null, instants become dates', () => {
     expect(THING_FIELDS.fromWire({ title: 'Coffee', starts_at: '2026-11-21T11:00:00+01:00', ended_at: null, organization_id: 'x', other: 1 })).toEqual({
       title: 'Coffee',
       startsAt: new Date('2026-11-21T10:00:00.000Z'),
       endedAt: null,
+      organizationId: 'x',
     });
   });
 });

@@ -50,8 +50,8 @@ export const field = {
   },
 };
 
-/** One spec per field of `D`, no more, no fewer. */
-export type FieldSpecs<D> = { readonly [K in keyof D]-?: FieldSpec<D[K]> };
+/** One spec per field of `D`, no more, no fewer (an optional field may be absent from a record). */
+export type FieldSpecs<D> = { readonly [K in keyof D]-?: FieldSpec<Exclude<D[K], undefined>> };
 
 /** `startTime` → `start_time`. */
 export type SnakeCase<S extends string> = S extends `${infer C}${infer Rest}`
@@ -108,13 +108,14 @@ export class RecordFields<D, F extends FieldSpecs<D> = FieldSpecs<D>> {
   }
 
   /**
-   * The shown fields a request body carries (by their snake_case names), as domain values: absent
-   * stays absent (`undefined`), null stays null, an instant's text becomes a `Date`.
+   * The fields a request body carries (by their snake_case names), as domain values: absent stays
+   * absent (`undefined`), null stays null, an instant's text becomes a `Date`. Which fields a body may
+   * carry is its DTO's business (the validation pipe refuses any other); this only renames.
    */
   fromWire(body: object): Partial<D> {
     const given = body as Record<string, unknown>;
     const out: Record<string, unknown> = {};
-    for (const entry of this.shownEntries) {
+    for (const entry of this.entries) {
       const value = given[entry.name];
       if (value === undefined) continue;
       out[entry.key] = entry.kind === 'instant' && typeof value === 'string' ? new Date(value) : value;

@@ -15,31 +15,16 @@ import {
 } from '@almanac/shared';
 import type { Response } from 'express';
 import { CreatePostCommand, PostsService, UpdatePostCommand } from '../application/posts.service';
-import type { ContentBlock } from '../domain/content-block';
+import { POST_FIELDS } from '../domain/post';
 import { ListPostsQuery } from './dto/list-posts.query';
 import { CreatePostDto, UpdatePostDto } from './dto/post-input.dto';
 import { BlogDeletion, Post, postBody, PostListItem, toPost, toPostListItem } from './dto/post.response';
 
 export const DEFAULT_POST_LIMIT = 20;
 
-const date = (value: string | null | undefined): Date | null | undefined =>
-  value === undefined ? undefined : value === null ? null : new Date(value);
-
+/** The body's fields by their domain names; content blocks are validated block by block and kept exactly as sent. */
 function toCommand(dto: UpdatePostDto): UpdatePostCommand {
-  return {
-    title: dto.title,
-    slug: dto.slug,
-    excerpt: dto.excerpt,
-    // Validated block by block; stored and returned exactly as sent.
-    content: dto.content as readonly ContentBlock[] | undefined,
-    featuredImageUrl: dto.featured_image_url,
-    categoryId: dto.category_id,
-    tagIds: dto.tag_ids,
-    authorId: dto.author_id,
-    status: dto.status,
-    isFeatured: dto.is_featured,
-    publishedAt: date(dto.published_at),
-  };
+  return { ...POST_FIELDS.fromWire(dto), tagIds: dto.tag_ids };
 }
 
 @V1Controller('posts', 'posts')

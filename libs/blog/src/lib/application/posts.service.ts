@@ -14,10 +14,9 @@ import {
 } from '@almanac/shared';
 import { toPost } from '../api/dto/post.response';
 import { DataSource, EntityManager } from 'typeorm';
-import type { ContentBlock } from '../domain/content-block';
-import type { PostListCriteria, PostView } from '../domain/post';
+import { newPost, type PostInput, type PostListCriteria, type PostView } from '../domain/post';
 import { PostStatus, resolvePublication } from '../domain/post-status';
-import { PostRepository, PostRow } from '../infrastructure/post.repository';
+import { PostRepository } from '../infrastructure/post.repository';
 import { PostRevisionRepository } from '../infrastructure/post-revision.repository';
 import { SearchRankingCache } from '../infrastructure/search-ranking-cache';
 
@@ -27,20 +26,8 @@ export interface Actor {
   readonly userId: string | null;
 }
 
-export interface CreatePostCommand {
-  readonly title: string;
-  readonly slug: string;
-  readonly excerpt?: string | null;
-  readonly content?: readonly ContentBlock[];
-  readonly featuredImageUrl?: string | null;
-  readonly categoryId?: string | null;
-  readonly tagIds?: readonly string[];
-  /** undefined: the actor's user; null: no author. */
-  readonly authorId?: string | null;
-  readonly status?: PostStatus;
-  readonly isFeatured?: boolean;
-  readonly publishedAt?: Date | null;
-}
+/** A new post; its `authorId` undefined: the actor's user, null: no author. */
+export type CreatePostCommand = PostInput;
 
 /** Every field optional: undefined leaves it unchanged, null clears a nullable field. */
 export type UpdatePostCommand = Partial<CreatePostCommand>;
@@ -80,20 +67,7 @@ export class PostsService {
       const authorId =
         command.authorId !== undefined ? command.authorId : await this.defaultAuthor(em, actor);
       const id = newId();
-      const row: PostRow = {
-        title: command.title,
-        slug: command.slug,
-        excerpt: command.excerpt ?? null,
-        content: command.content ?? [],
-        featuredImageUrl: command.featuredImageUrl ?? null,
-        status: publication.status,
-        isFeatured: command.isFeatured ?? false,
-        publishedAt: publication.publishedAt,
-        categoryId: command.categoryId ?? null,
-        authorId,
-        updatedAt: now,
-      };
-      await this.posts.insert(em, actor.organizationId, id, row, now);
+      await this.posts.insert(em, newPost({ id, organizationId: actor.organizationId, authorId }, command, publication, now));
       if (command.tagIds?.length) await this.posts.replaceTags(em, actor.organizationId, id, command.tagIds);
       await this.revisions.record(em, [{ organizationId: actor.organizationId, postId: id, id: newId() }], now);
       const created = (await this.posts.findView(em, actor.organizationId, id, now))!;
@@ -122,19 +96,8 @@ export class PostsService {
       if (precondition.required) precondition.assert((await this.posts.findView(em, actor.organizationId, id, now))!);
       const publication = resolvePublication(current, { status: command.status, publishedAt: command.publishedAt }, now);
       await this.checkReferences(em, actor.organizationId, command);
-      await this.posts.update(em, actor.organizationId, id, {
-        title: command.title,
-        slug: command.slug,
-        excerpt: command.excerpt,
-        content: command.content,
-        featuredImageUrl: command.featuredImageUrl,
-        categoryId: command.categoryId,
-        authorId: command.authorId,
-        isFeatured: command.isFeatured,
-        status: publication.status,
-        publishedAt: publication.publishedAt,
-        updatedAt: now,
-      });
+      const { tagIds: _tagIds, status: _status, publishedAt: _publishedAt, ...fields } = command;
+      await this.posts.update(em, actor.organizationId, id, { ...fields, status: publication.status, publishedAt: publication.publishedAt, updatedAt: now });
       if (command.tagIds !== undefined) await this.posts.replaceTags(em, actor.organizationId, id, command.tagIds);
       await this.revisions.record(em, [{ organizationId: actor.organizationId, postId: id, id: newId() }], now, alwaysRevise);
       const updated = (await this.posts.findView(em, actor.organizationId, id, now))!;

@@ -1,4 +1,5 @@
 import type { PostListCriteria } from '../domain/post';
+import { POST_TABLE } from './post.table';
 
 /**
  * The list filters as the SQL takes them: slugs already resolved to ids (so that the planner sees
@@ -64,19 +65,12 @@ export function endsWithPlainWord(search: string): boolean {
   return !lastToken.startsWith('-') && !lastToken.startsWith('"') && (trimmed.match(/"/g)?.length ?? 0) % 2 === 0;
 }
 
-/** Columns of the post representation (without content), read from `p` joined to `c` and `u`. */
-function viewColumns(now: string): string {
-  return `
-    p.id, p.title, p.slug, p.excerpt, p.featured_image_url,
-    ${effectiveStatusSql('p', now)} AS status,
-    p.is_featured, p.published_at, p.created_at, p.updated_at,
-    c.id AS category_id, c.name AS category_name, c.slug AS category_slug,
-    u.id AS author_id, u.name AS author_name,
-    COALESCE((
-      SELECT json_agg(json_build_object('id', t.id, 'name', t.name, 'slug', t.slug) ORDER BY t.name, t.id)
-      FROM post_tags t
-      WHERE t.id = ANY (ARRAY(SELECT l.tag_id FROM post_tag_links l WHERE l.post_id = p.id))
-    ), '[]'::json) AS tags`;
+/**
+ * Columns of the post as read back, from `p` joined to `c` and `u`: the status as readers see it
+ * `now`, the content only when asked (single reads).
+ */
+function viewColumns(now: string, content: 'with content' | 'without content'): string {
+  return POST_TABLE.select('p', { status: effectiveStatusSql('p', now), ...(content === 'without content' ? { content: null } : {}) });
 }
 
 const VIEW_JOINS = `
@@ -88,7 +82,7 @@ export function postByIdQuery(organizationId: string, id: string, now: Date): Sq
   const params = new SqlParams();
   const nowParam = params.add(now);
   const text = `
-    SELECT ${viewColumns(nowParam)}, p.content
+    SELECT ${viewColumns(nowParam, 'with content')}
     FROM posts p ${VIEW_JOINS}
     WHERE p.organization_id = ${params.add(organizationId)} AND p.id = ${params.add(id)}`;
   return { text, values: params.values };
@@ -216,7 +210,7 @@ export function postListQuery(criteria: PostListFilter): SqlQuery {
   const text = `${sources}
     SELECT total.total, d.*
     FROM total LEFT JOIN (
-      SELECT ${viewColumns(now())}, page.rank
+      SELECT ${viewColumns(now(), 'without content')}, page.rank
       FROM page JOIN posts p ON p.id = page.id ${VIEW_JOINS}
     ) d ON true
     ORDER BY ${order('d')}`;
@@ -241,7 +235,7 @@ export function postsByIdsQuery(organizationId: string, ids: readonly string[], 
   const params = new SqlParams();
   const nowParam = params.add(now);
   const text = `
-    SELECT ${viewColumns(nowParam)}
+    SELECT ${viewColumns(nowParam, 'without content')}
     FROM unnest(${params.add(ids)}::uuid[]) WITH ORDINALITY AS r(id, n)
     JOIN posts p ON p.id = r.id AND p.organization_id = ${params.add(organizationId)} ${VIEW_JOINS}
     ORDER BY r.n`;

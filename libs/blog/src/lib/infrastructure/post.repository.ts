@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { pgErrorOf, PG_FOREIGN_KEY_VIOLATION, PG_UNIQUE_VIOLATION, SlugTakenError, InvalidReferenceError, returnedRows } from '@almanac/shared';
+import { pgErrorOf, PG_FOREIGN_KEY_VIOLATION, PG_UNIQUE_VIOLATION, SlugTakenError, InvalidReferenceError, returnedRows, SqlParams } from '@almanac/shared';
 import type { EntityManager } from 'typeorm';
-import type { ContentBlock } from '../domain/content-block';
-import type { PostListCriteria, PostView, TermRef } from '../domain/post';
+import type { PostListCriteria, PostView, StoredPost } from '../domain/post';
 import type { PostStatus } from '../domain/post-status';
 import {
   claimDueScheduledPostsQuery,
@@ -16,80 +15,12 @@ import {
   searchRankingQuery,
   SqlQuery,
 } from './post-queries';
+import { POST_TABLE } from './post.table';
 import { SearchRankingCache } from './search-ranking-cache';
 
-/** The stored columns a write may set. */
-export interface PostRow {
-  title: string;
-  slug: string;
-  excerpt: string | null;
-  content: readonly ContentBlock[];
-  featuredImageUrl: string | null;
-  status: PostStatus;
-  isFeatured: boolean;
-  publishedAt: Date | null;
-  categoryId: string | null;
-  authorId: string | null;
-  updatedAt: Date;
-}
+type ViewRow = Record<string, unknown>;
 
-const COLUMN: Record<keyof PostRow, string> = {
-  title: 'title',
-  slug: 'slug',
-  excerpt: 'excerpt',
-  content: 'content',
-  featuredImageUrl: 'featured_image_url',
-  status: 'status',
-  isFeatured: 'is_featured',
-  publishedAt: 'published_at',
-  categoryId: 'category_id',
-  authorId: 'author_id',
-  updatedAt: 'updated_at',
-};
-
-interface ViewRow {
-  id: string;
-  title: string;
-  slug: string;
-  excerpt: string | null;
-  featured_image_url: string | null;
-  status: PostStatus;
-  is_featured: boolean;
-  published_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  category_id: string | null;
-  category_name: string | null;
-  category_slug: string | null;
-  author_id: string | null;
-  author_name: string | null;
-  tags: TermRef[];
-  content?: ContentBlock[];
-}
-
-function toView(row: ViewRow): PostView {
-  return {
-    id: row.id,
-    title: row.title,
-    slug: row.slug,
-    excerpt: row.excerpt,
-    featuredImageUrl: row.featured_image_url,
-    status: row.status,
-    isFeatured: row.is_featured,
-    publishedAt: row.published_at,
-    category: row.category_id ? { id: row.category_id, name: row.category_name!, slug: row.category_slug! } : null,
-    author: row.author_id ? { id: row.author_id, name: row.author_name! } : null,
-    tags: row.tags,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-    ...(row.content !== undefined ? { content: row.content } : {}),
-  };
-}
-
-/** Column values as SQL parameters: jsonb goes as JSON text (pg would send a JS array as a PG array). */
-function sqlValue(key: keyof PostRow, value: unknown): unknown {
-  return key === 'content' ? JSON.stringify(value) : value;
-}
+const toView = (row: ViewRow): PostView => POST_TABLE.fromRow(row);
 
 /** Turns the constraint behind a failed write into the domain error the client should see. */
 function translateWriteError(error: unknown, slug: string | undefined): never {
@@ -234,28 +165,21 @@ export class PostRepository {
     return rows[0] ? { status: rows[0].status, publishedAt: rows[0].published_at } : null;
   }
 
-  async insert(em: EntityManager, organizationId: string, id: string, row: PostRow, createdAt: Date): Promise<void> {
-    const keys = Object.keys(COLUMN) as (keyof PostRow)[];
-    const columns = ['id', 'organization_id', 'created_at', ...keys.map((key) => COLUMN[key])];
-    const values = [id, organizationId, createdAt, ...keys.map((key) => sqlValue(key, row[key]))];
-    const placeholders = values.map((_, index) => `$${index + 1}`);
+  async insert(em: EntityManager, post: StoredPost): Promise<void> {
+    const insert = POST_TABLE.insert(post);
     try {
-      await em.query(`INSERT INTO posts (${columns.join(', ')}) VALUES (${placeholders.join(', ')})`, values);
+      await em.query(insert.text, insert.values);
     } catch (error) {
-      translateWriteError(error, row.slug);
+      translateWriteError(error, post.slug);
     }
   }
 
-  async update(em: EntityManager, organizationId: string, id: string, changes: Partial<PostRow>): Promise<void> {
-    const keys = (Object.keys(changes) as (keyof PostRow)[]).filter((key) => changes[key] !== undefined);
-    if (keys.length === 0) return;
-    const values: unknown[] = [organizationId, id];
-    const assignments = keys.map((key) => {
-      values.push(sqlValue(key, changes[key]));
-      return `${COLUMN[key]} = $${values.length}`;
-    });
+  async update(em: EntityManager, organizationId: string, id: string, changes: Partial<StoredPost>): Promise<void> {
+    const params = new SqlParams();
+    const set = POST_TABLE.set(params, changes);
+    if (set === '') return;
     try {
-      await em.query(`UPDATE posts SET ${assignments.join(', ')} WHERE organization_id = $1 AND id = $2`, values);
+      await em.query(`UPDATE posts SET ${set} WHERE organization_id = ${params.add(organizationId)} AND id = ${params.add(id)}`, params.values);
     } catch (error) {
       translateWriteError(error, changes.slug);
     }

@@ -1,5 +1,5 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
-import type { PostView, TermView } from '../../domain';
+import { POST_FIELDS, type PostView, type TermView } from '../../domain';
 import { POST_STATUSES, PostStatus } from '../../domain/post-status';
 import { ApiContentBlocks, CONTENT_BLOCK_MODELS, ContentBlockDto } from './content-block.dto';
 
@@ -42,7 +42,7 @@ export class PostListItem {
   @ApiProperty({ type: String, format: 'date-time', nullable: true }) readonly published_at!: string | null;
   @ApiProperty(CATEGORY_REF) readonly category!: { id: string; name: string; slug: string } | null;
   @ApiProperty(AUTHOR_REF) readonly author!: { id: string; name: string } | null;
-  @ApiProperty({ type: [PostTagRef], description: 'By name' }) readonly tags!: PostTagRef[];
+  @ApiProperty({ type: [PostTagRef], description: 'By name' }) readonly tags!: readonly PostTagRef[];
   @ApiProperty({ format: 'date-time' }) readonly created_at!: string;
   @ApiProperty({ format: 'date-time' }) readonly updated_at!: string;
 }
@@ -74,25 +74,11 @@ export class BlogDeletion {
 }
 
 export function toPostListItem(view: PostView): PostListItem {
-  return {
-    id: view.id,
-    title: view.title,
-    slug: view.slug,
-    excerpt: view.excerpt,
-    featured_image_url: view.featuredImageUrl,
-    status: view.status,
-    is_featured: view.isFeatured,
-    published_at: view.publishedAt ? view.publishedAt.toISOString() : null,
-    category: view.category ? { id: view.category.id, name: view.category.name, slug: view.category.slug } : null,
-    author: view.author ? { id: view.author.id, name: view.author.name } : null,
-    tags: view.tags.map((tag) => ({ id: tag.id, name: tag.name, slug: tag.slug })),
-    created_at: view.createdAt.toISOString(),
-    updated_at: view.updatedAt.toISOString(),
-  };
+  return POST_FIELDS.represent(view);
 }
 
 export function toPost(view: PostView): Post {
-  return { ...toPostListItem(view), content: (view.content ?? []) as ContentBlockDto[] };
+  return { ...POST_FIELDS.represent(view), content: (view.content ?? []) as ContentBlockDto[] };
 }
 
 export function toTerm(view: TermView): PostCategory & PostTag {
