@@ -1,3 +1,4 @@
+import { field, recordFields } from '@almanac/shared/domain';
 import type { ApiKeyKind } from './api-key-kind';
 import type { Scope } from './scopes';
 
@@ -20,10 +21,30 @@ export interface ApiKey {
   readonly revokedAt: Date | null;
 }
 
+/** Every field of an API key, as stored (the responses choose theirs). */
+export const API_KEY_FIELDS = recordFields<ApiKey>()({
+  id: field.value,
+  organizationId: field.value,
+  userId: field.value,
+  name: field.value,
+  prefix: field.value,
+  kind: field.value,
+  scopes: field.value,
+  allowedOrigins: field.value,
+  siteUrl: field.value,
+  createdAt: field.instant,
+  lastUsedAt: field.instant,
+  expiresAt: field.instant,
+  revokedAt: field.instant,
+});
+
 /** A key about to be stored: the record and the SHA-256 of its secret. */
 export interface NewApiKey extends ApiKey {
   readonly keyHash: string;
 }
+
+/** A stored key's fields and its hash, which only a write and the lookup by secret touch. */
+export const NEW_API_KEY_FIELDS = recordFields<NewApiKey>()({ ...API_KEY_FIELDS.specs, keyHash: field.hidden(field.value) });
 
 /** A key just created, with its secret (shown once). */
 export interface CreatedApiKey {

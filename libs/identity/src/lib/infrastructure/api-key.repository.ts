@@ -2,37 +2,31 @@ import { Injectable } from '@nestjs/common';
 import { pageWithTotal, returnedRows } from '@almanac/shared';
 import type { EntityManager } from 'typeorm';
 import type { ApiKey, ApiKeyCredential, NewApiKey } from '../domain/api-key';
-import type { ApiKeyKind } from '../domain/api-key-kind';
-import type { Scope } from '../domain/scopes';
+import { API_KEY_TABLE, NEW_API_KEY_TABLE } from './api-key.table';
 import { translateReferenceError } from './reference-errors';
 
-interface ApiKeyRow {
-  id: string;
-  organization_id: string;
-  user_id: string | null;
-  name: string;
-  prefix: string;
-  kind: ApiKeyKind;
-  scopes: Scope[];
-  allowed_origins: string[];
-  site_url: string | null;
-  created_at: Date;
-  last_used_at: Date | null;
-  expires_at: Date | null;
-  revoked_at: Date | null;
-}
-
-type CredentialRow = Pick<
-  ApiKeyRow,
-  'id' | 'name' | 'organization_id' | 'user_id' | 'kind' | 'scopes' | 'allowed_origins' | 'site_url' | 'expires_at' | 'revoked_at' | 'last_used_at'
->;
+type ApiKeyRow = Record<string, unknown>;
 
 /** Every column but the hash. */
-const COLUMNS = 'id, organization_id, user_id, name, prefix, kind, scopes, allowed_origins, site_url, created_at, last_used_at, expires_at, revoked_at';
+const COLUMNS = API_KEY_TABLE.select();
+
+/** What authentication checks of a key. */
+const CREDENTIAL = API_KEY_TABLE.pick(
+  'id',
+  'name',
+  'organizationId',
+  'userId',
+  'kind',
+  'scopes',
+  'allowedOrigins',
+  'siteUrl',
+  'expiresAt',
+  'revokedAt',
+  'lastUsedAt',
+);
 
 /** The key behind a presented secret, by its SHA-256 (the secret itself is never stored). */
-const API_KEY_BY_HASH_SQL =
-  'SELECT id, name, organization_id, user_id, kind, scopes, allowed_origins, site_url, expires_at, revoked_at, last_used_at FROM api_keys WHERE key_hash = $1';
+const API_KEY_BY_HASH_SQL = `SELECT ${CREDENTIAL.select()} FROM api_keys WHERE key_hash = $1`;
 
 /**
  * Whether any usable publishable key, of any organization, lets browsers on this origin call
@@ -47,67 +41,16 @@ const ORIGIN_ALLOWED_SQL = `SELECT EXISTS (
 /** Records a key's use ($1 the key id, $2 the time); the authenticator writes it at most once a minute. */
 const TOUCH_API_KEY_SQL = 'UPDATE api_keys SET last_used_at = $2 WHERE id = $1';
 
-function toApiKey(row: ApiKeyRow): ApiKey {
-  return {
-    id: row.id,
-    organizationId: row.organization_id,
-    userId: row.user_id,
-    name: row.name,
-    prefix: row.prefix,
-    kind: row.kind,
-    scopes: row.scopes,
-    allowedOrigins: row.allowed_origins,
-    siteUrl: row.site_url,
-    createdAt: row.created_at,
-    lastUsedAt: row.last_used_at,
-    expiresAt: row.expires_at,
-    revokedAt: row.revoked_at,
-  };
-}
-
-function toCredential(row: CredentialRow): ApiKeyCredential {
-  return {
-    id: row.id,
-    name: row.name,
-    organizationId: row.organization_id,
-    userId: row.user_id,
-    kind: row.kind,
-    scopes: row.scopes,
-    allowedOrigins: row.allowed_origins,
-    siteUrl: row.site_url,
-    expiresAt: row.expires_at,
-    revokedAt: row.revoked_at,
-    lastUsedAt: row.last_used_at,
-  };
-}
+const toApiKey = (row: ApiKeyRow): ApiKey => API_KEY_TABLE.fromRow(row);
+const toCredential = (row: ApiKeyRow): ApiKeyCredential => CREDENTIAL.fromRow(row);
 
 /** API keys in PostgreSQL, found by the SHA-256 of their secret (the secret itself is never stored). */
 @Injectable()
 export class ApiKeyRepository {
   /** Stores a key; an unknown organization or user → an invalid reference. */
   async insert(em: EntityManager, key: NewApiKey): Promise<void> {
-    await em
-      .query(
-        `INSERT INTO api_keys (id, organization_id, user_id, name, prefix, key_hash, kind, scopes, allowed_origins, site_url, created_at, last_used_at, expires_at, revoked_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
-        [
-          key.id,
-          key.organizationId,
-          key.userId,
-          key.name,
-          key.prefix,
-          key.keyHash,
-          key.kind,
-          key.scopes,
-          key.allowedOrigins,
-          key.siteUrl,
-          key.createdAt,
-          key.lastUsedAt,
-          key.expiresAt,
-          key.revokedAt,
-        ],
-      )
-      .catch(translateReferenceError);
+    const insert = NEW_API_KEY_TABLE.insert(key);
+    await em.query(insert.text, insert.values).catch(translateReferenceError);
   }
 
   /** One key of the organization; null for another organization's key. */
@@ -130,7 +73,7 @@ export class ApiKeyRepository {
 
   /** The key behind a presented secret's hash, with what authentication checks; null when unknown. */
   async findCredentialByHash(em: EntityManager, keyHash: string): Promise<ApiKeyCredential | null> {
-    const rows: CredentialRow[] = await em.query(API_KEY_BY_HASH_SQL, [keyHash]);
+    const rows: ApiKeyRow[] = await em.query(API_KEY_BY_HASH_SQL, [keyHash]);
     return rows[0] ? toCredential(rows[0]) : null;
   }
 
