@@ -22,6 +22,7 @@ export * from './api/openapi';
 export * from './api/params';
 export * from './shared.module';
 export * from './api/validators';
+export * from './api/body-fields';
 export { ApiBodyRules, documentValidator, type SchemaFragment } from './api/openapi-constraints';
 export * from './domain/domain-event';
 export * from './outbox/outbox';

@@ -1,6 +1,6 @@
 import { registerDecorator, ValidateIf, ValidationOptions } from 'class-validator';
 import { SLUG_MAX_LENGTH, SLUG_PATTERN } from '../domain/slug';
-import { isCalendarDate, isDateTimeWithZone, isIanaTimeZone, isSupportedInstant, isTimeOfDay, parseDateOrDateTime } from '../domain/time';
+import { isCalendarDate, isDateTimeWithZone, isIanaTimeZone, isSupportedInstant, isTimeOfDay, parseDateOrDateTime, TIME_OF_DAY_PATTERN } from '../domain/time';
 import { documentValidator, SchemaFragment } from './openapi-constraints';
 
 /**

@@ -40,14 +40,16 @@ export interface Span {
   readonly end: number;
 }
 
-const TIME = /^(?:([01]\d|2[0-3]):([0-5]\d)|(24):(00))$/;
+/** `HH:MM` of a window's start (00:00–23:59) and end (00:01–24:00); also the OpenAPI document's patterns. */
+const HH_MM = '([01][0-9]|2[0-3]):[0-5][0-9]';
+export const START_TIME_PATTERN = `^${HH_MM}$`;
+export const END_TIME_PATTERN = `^(${HH_MM}|24:00)$`;
+const TIME = new RegExp(END_TIME_PATTERN);
 
 /** Minutes after midnight of `HH:MM` (24:00 is 1440), or null when it is not such a time. */
 export function minutesOf(time: unknown): number | null {
-  if (typeof time !== 'string') return null;
-  const m = TIME.exec(time);
-  if (!m) return null;
-  return m[3] !== undefined ? 1440 : Number(m[1]) * 60 + Number(m[2]);
+  if (typeof time !== 'string' || !TIME.test(time)) return null;
+  return Number(time.slice(0, 2)) * 60 + Number(time.slice(3));
 }
 
 

@@ -1,13 +1,19 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import {
   ApiBodyRules,
+  BodyField,
+  createOnly,
+  BodyMode,
+  defaultedOnCreate,
   IsDateOrDateTime,
   IsDateTimeWithZone,
   IsIanaTimeZone,
   IsSupportedInstant,
   OptionalNotNull,
   PageQuery,
+  PatchOf,
   QueryBoolean,
+  requiredOnCreate,
 } from '@almanac/shared';
 import { Type } from 'class-transformer';
 import {
@@ -37,43 +43,65 @@ const METADATA_DOC = {
     'Custom data: at most 50 keys of at most 40 characters; values string (≤ 500 characters), number, boolean or null',
 } as const;
 
+/** On PATCH, start_time and end_time go together (a reschedule); on create both are required. */
+function rescheduleTogether(mode: BodyMode, other: 'start_time' | 'end_time'): PropertyDecorator[] {
+  if (mode === 'create') return [];
+  return [
+    ValidateIf((o: UpdateBookingDto) => o.start_time !== undefined || o.end_time !== undefined),
+    IsDefined({ message: `is required together with ${other}` }),
+  ];
+}
+
+/** The attendee of a create; each field's rules are written here once, for the PATCH too. */
 export class AttendeeInput {
-  @ApiProperty({ example: 'Ada Lovelace', maxLength: 300 })
-  @IsString()
-  @NotBlank()
-  @MaxLength(300)
+  @BodyField((mode) => [
+    mode === 'create'
+      ? ApiProperty({ example: 'Ada Lovelace', maxLength: 300 })
+      : ApiPropertyOptional({ example: 'Ada King', maxLength: 300 }),
+    ...requiredOnCreate(mode),
+    IsString(),
+    NotBlank(),
+    MaxLength(300),
+  ])
   readonly name!: string;
 
-  @ApiProperty({ example: 'ada@example.com', format: 'email', maxLength: 320 })
-  @IsString()
-  @MaxLength(320)
-  @IsEmail({}, { message: 'must be an e-mail address' })
+  @BodyField((mode) => [
+    mode === 'create'
+      ? ApiProperty({ example: 'ada@example.com', format: 'email', maxLength: 320 })
+      : ApiPropertyOptional({ example: 'ada.king@example.com', format: 'email', maxLength: 320 }),
+    ...requiredOnCreate(mode),
+    IsString(),
+    MaxLength(320),
+    IsEmail({}, { message: 'must be an e-mail address' }),
+  ])
   readonly email!: string;
 
-  @ApiPropertyOptional({ example: '+44 20 7946 0958', maxLength: 50, nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(50)
+  @BodyField((mode) => [
+    ApiPropertyOptional({ ...createOnly(mode, { example: '+44 20 7946 0958' }), maxLength: 50, nullable: true, type: String }),
+    IsOptional(),
+    IsString(),
+    MinLength(1),
+    MaxLength(50),
+  ])
   readonly phone?: string | null;
 
-  @ApiPropertyOptional({
-    example: 'Europe/London',
-    description: 'IANA time zone name',
-    nullable: true,
-    type: String,
-  })
-  @IsOptional()
-  @IsIanaTimeZone()
+  @BodyField((mode) => [
+    ApiPropertyOptional({ ...createOnly(mode, { example: 'Europe/London' }), description: 'IANA time zone name', nullable: true, type: String }),
+    IsOptional(),
+    IsIanaTimeZone(),
+  ])
   readonly timezone?: string | null;
 
-  @ApiPropertyOptional({ example: 'Prefers mornings.', maxLength: 5000, nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
+  @BodyField((mode) => [
+    ApiPropertyOptional({ ...createOnly(mode, { example: 'Prefers mornings.' }), maxLength: 5000, nullable: true, type: String }),
+    IsOptional(),
+    IsString(),
+    MaxLength(5000),
+  ])
   readonly notes?: string | null;
 }
 
+/** The body of a create; the fields a PATCH shares are written here once, for both. */
 export class CreateBookingDto {
   @ApiProperty({
     format: 'uuid',
@@ -82,26 +110,34 @@ export class CreateBookingDto {
   @IsString()
   readonly schedule_id!: string;
 
-  @ApiProperty({
-    example: '2026-11-21T10:00:00+01:00',
-    format: 'date-time',
-    description: 'ISO 8601 with Z or an offset',
-  })
-  @IsDateTimeWithZone()
-  @IsSupportedInstant()
+  @BodyField((mode) => [
+    mode === 'create'
+      ? ApiProperty({ example: '2026-11-21T10:00:00+01:00', format: 'date-time', description: 'ISO 8601 with Z or an offset' })
+      : ApiPropertyOptional({ format: 'date-time', description: 'With end_time: reschedule (PENDING or CONFIRMED only)' }),
+    ...rescheduleTogether(mode, 'end_time'),
+    IsDateTimeWithZone(),
+    IsSupportedInstant(),
+  ])
   readonly start_time!: string;
 
-  @ApiProperty({ example: '2026-11-21T10:30:00+01:00', format: 'date-time', description: 'After start_time' })
-  @IsDateTimeWithZone()
-  @IsSupportedInstant()
-  @IsAfterField('start_time')
+  @BodyField((mode) => [
+    mode === 'create'
+      ? ApiProperty({ example: '2026-11-21T10:30:00+01:00', format: 'date-time', description: 'After start_time' })
+      : ApiPropertyOptional({ format: 'date-time', description: 'With start_time: reschedule; after start_time' }),
+    ...rescheduleTogether(mode, 'start_time'),
+    IsDateTimeWithZone(),
+    IsSupportedInstant(),
+    IsAfterField('start_time'),
+  ])
   readonly end_time!: string;
 
-  @ApiProperty({ type: AttendeeInput })
-  @IsDefined()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => AttendeeInput)
+  @BodyField((mode) => [
+    mode === 'create' ? ApiProperty({ type: AttendeeInput }) : ApiPropertyOptional({ type: UpdateAttendeeInput }),
+    mode === 'create' ? IsDefined() : OptionalNotNull(),
+    IsObject(),
+    ValidateNested(),
+    Type(() => (mode === 'create' ? AttendeeInput : UpdateAttendeeInput)),
+  ])
   readonly attendee!: AttendeeInput;
 
   @ApiPropertyOptional({
@@ -114,89 +150,73 @@ export class CreateBookingDto {
   @IsString()
   readonly event_type_id?: string | null;
 
-  @ApiPropertyOptional({
-    example: 'Europe/Paris',
-    description: "IANA time zone name; default: the schedule's",
-    nullable: true,
-    type: String,
-  })
-  @IsOptional()
-  @IsIanaTimeZone()
+  @BodyField((mode) => [
+    ApiPropertyOptional(
+      mode === 'create'
+        ? { example: 'Europe/Paris', description: "IANA time zone name; default: the schedule's", nullable: true, type: String }
+        : { description: 'IANA time zone name' },
+    ),
+    ...defaultedOnCreate(mode),
+    IsIanaTimeZone(),
+  ])
   readonly timezone?: string | null;
 
-  @ApiPropertyOptional({
-    example: 'Intro call with Ada',
-    maxLength: 300,
-    nullable: true,
-    type: String,
-    description: 'Default: the event type\'s title, else "Booking"',
-  })
-  @IsOptional()
-  @IsString()
-  @NotBlank()
-  @MaxLength(300)
+  @BodyField((mode) => [
+    ApiPropertyOptional(
+      mode === 'create'
+        ? {
+            example: 'Intro call with Ada',
+            maxLength: 300,
+            nullable: true,
+            type: String,
+            description: 'Default: the event type\'s title, else "Booking"',
+          }
+        : { maxLength: 300 },
+    ),
+    ...defaultedOnCreate(mode),
+    IsString(),
+    NotBlank(),
+    MaxLength(300),
+  ])
   readonly title?: string | null;
 
-  @ApiPropertyOptional({
-    example: 'https://meet.example.com/abc',
-    maxLength: 500,
-    nullable: true,
-    type: String,
-  })
-  @IsOptional()
-  @IsString()
-  @MaxLength(500)
+  @BodyField((mode) => [
+    ApiPropertyOptional({ ...createOnly(mode, { example: 'https://meet.example.com/abc' }), maxLength: 500, nullable: true, type: String }),
+    IsOptional(),
+    IsString(),
+    MaxLength(500),
+  ])
   readonly location?: string | null;
 
-  @ApiPropertyOptional({
-    type: String,
-    enum: [...LOCATION_TYPES, null],
-    nullable: true,
-    description: "Default: the event type's location_type, else null",
-  })
-  @IsOptional()
-  @IsIn(LOCATION_TYPES)
+  @BodyField((mode) => [
+    ApiPropertyOptional({
+      type: String,
+      enum: [...LOCATION_TYPES, null],
+      nullable: true,
+      ...createOnly(mode, { description: "Default: the event type's location_type, else null" }),
+    }),
+    IsOptional(),
+    IsIn(LOCATION_TYPES),
+  ])
   readonly location_type?: LocationType | null;
 
-  @ApiPropertyOptional(METADATA_DOC)
-  @IsOptional()
-  @IsBookingMetadata()
+  @BodyField((mode) => [
+    ApiPropertyOptional(
+      mode === 'create' ? METADATA_DOC : { ...METADATA_DOC, description: `Replaces the whole object. ${METADATA_DOC.description}` },
+    ),
+    ...defaultedOnCreate(mode),
+    IsBookingMetadata(),
+  ])
   readonly metadata?: BookingMetadata | null;
 }
 
 /** Any attendee field; name and e-mail cannot be cleared, the others can (null). */
 export class UpdateAttendeeInput {
-  @ApiPropertyOptional({ example: 'Ada King', maxLength: 300 })
-  @OptionalNotNull()
-  @IsString()
-  @NotBlank()
-  @MaxLength(300)
-  readonly name?: string;
-
-  @ApiPropertyOptional({ example: 'ada.king@example.com', format: 'email', maxLength: 320 })
-  @OptionalNotNull()
-  @IsString()
-  @MaxLength(320)
-  @IsEmail({}, { message: 'must be an e-mail address' })
-  readonly email?: string;
-
-  @ApiPropertyOptional({ maxLength: 50, nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @MinLength(1)
-  @MaxLength(50)
-  readonly phone?: string | null;
-
-  @ApiPropertyOptional({ description: 'IANA time zone name', nullable: true, type: String })
-  @IsOptional()
-  @IsIanaTimeZone()
-  readonly timezone?: string | null;
-
-  @ApiPropertyOptional({ maxLength: 5000, nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
-  readonly notes?: string | null;
+  @PatchOf(AttendeeInput) readonly name?: string;
+  @PatchOf(AttendeeInput) readonly email?: string;
+  @PatchOf(AttendeeInput) readonly phone?: string | null;
+  @PatchOf(AttendeeInput) readonly timezone?: string | null;
+  @PatchOf(AttendeeInput) readonly notes?: string | null;
 }
 
 /**
@@ -214,61 +234,14 @@ export class UpdateBookingDto {
   @IsIn(BOOKING_STATUSES)
   readonly status?: BookingStatus;
 
-  @ApiPropertyOptional({
-    format: 'date-time',
-    description: 'With end_time: reschedule (PENDING or CONFIRMED only)',
-  })
-  @ValidateIf((o: UpdateBookingDto) => o.start_time !== undefined || o.end_time !== undefined)
-  @IsDefined({ message: 'is required together with end_time' })
-  @IsDateTimeWithZone()
-  @IsSupportedInstant()
-  readonly start_time?: string;
-
-  @ApiPropertyOptional({ format: 'date-time', description: 'With start_time: reschedule; after start_time' })
-  @ValidateIf((o: UpdateBookingDto) => o.start_time !== undefined || o.end_time !== undefined)
-  @IsDefined({ message: 'is required together with start_time' })
-  @IsDateTimeWithZone()
-  @IsSupportedInstant()
-  @IsAfterField('start_time')
-  readonly end_time?: string;
-
-  @ApiPropertyOptional({ maxLength: 300 })
-  @OptionalNotNull()
-  @IsString()
-  @NotBlank()
-  @MaxLength(300)
-  readonly title?: string;
-
-  @ApiPropertyOptional({ maxLength: 500, nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @MaxLength(500)
-  readonly location?: string | null;
-
-  @ApiPropertyOptional({ type: String, enum: [...LOCATION_TYPES, null], nullable: true })
-  @IsOptional()
-  @IsIn(LOCATION_TYPES)
-  readonly location_type?: LocationType | null;
-
-  @ApiPropertyOptional({ description: 'IANA time zone name' })
-  @OptionalNotNull()
-  @IsIanaTimeZone()
-  readonly timezone?: string;
-
-  @ApiPropertyOptional({
-    ...METADATA_DOC,
-    description: `Replaces the whole object. ${METADATA_DOC.description}`,
-  })
-  @OptionalNotNull()
-  @IsBookingMetadata()
-  readonly metadata?: BookingMetadata;
-
-  @ApiPropertyOptional({ type: UpdateAttendeeInput })
-  @OptionalNotNull()
-  @IsObject()
-  @ValidateNested()
-  @Type(() => UpdateAttendeeInput)
-  readonly attendee?: UpdateAttendeeInput;
+  @PatchOf(CreateBookingDto) readonly start_time?: string;
+  @PatchOf(CreateBookingDto) readonly end_time?: string;
+  @PatchOf(CreateBookingDto) readonly title?: string;
+  @PatchOf(CreateBookingDto) readonly location?: string | null;
+  @PatchOf(CreateBookingDto) readonly location_type?: LocationType | null;
+  @PatchOf(CreateBookingDto) readonly timezone?: string;
+  @PatchOf(CreateBookingDto) readonly metadata?: BookingMetadata;
+  @PatchOf(CreateBookingDto) readonly attendee?: UpdateAttendeeInput;
 }
 
 export class BookingListQuery extends PageQuery {

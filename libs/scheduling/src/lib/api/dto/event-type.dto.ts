@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { IsSlug, PageQuery, QueryBoolean, OptionalNotNull } from '@almanac/shared';
+import { BodyField, createOnly, defaultedOnCreate, IsSlug, OptionalNotNull, PageQuery, PatchOf, QueryBoolean, requiredOnCreate } from '@almanac/shared';
 import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, MaxLength, Min } from 'class-validator';
 import {
   MAX_BOOKING_WINDOW_DAYS,
@@ -15,203 +15,166 @@ import { NotBlank } from './validators';
 
 const COLOR_MESSAGE = 'must be a hex color #RGB or #RRGGBB';
 
+/** Both buffers: whole minutes, 0 to MAX_BUFFER. */
+const bufferRules = (): PropertyDecorator[] => [IsInt(), Min(0), Max(MAX_BUFFER)];
+
+/** The body of a create; each field's rules are written here once, for the PATCH too. */
 export class CreateEventTypeDto {
-  @ApiProperty({ example: '30-minute intro call', maxLength: 300 })
-  @IsString()
-  @NotBlank()
-  @MaxLength(300)
+  @BodyField((mode) => [
+    mode === 'create'
+      ? ApiProperty({ example: '30-minute intro call', maxLength: 300 })
+      : ApiPropertyOptional({ example: '45-minute intro call', maxLength: 300 }),
+    ...requiredOnCreate(mode),
+    IsString(),
+    NotBlank(),
+    MaxLength(300),
+  ])
   readonly title!: string;
 
-  @ApiProperty({ example: 30, minimum: 1, maximum: 1440, description: 'Minutes (integer)' })
-  @IsInt()
-  @Min(EVENT_TYPE_MIN_DURATION)
-  @Max(EVENT_TYPE_MAX_DURATION)
+  @BodyField((mode) => [
+    mode === 'create'
+      ? ApiProperty({ example: 30, minimum: 1, maximum: 1440, description: 'Minutes (integer)' })
+      : ApiPropertyOptional({ example: 45, minimum: 1, maximum: 1440 }),
+    ...requiredOnCreate(mode),
+    IsInt(),
+    Min(EVENT_TYPE_MIN_DURATION),
+    Max(EVENT_TYPE_MAX_DURATION),
+  ])
   readonly duration!: number;
 
-  @ApiPropertyOptional({
-    example: '30-minute-intro-call',
-    description:
-      'Generated from the title when absent (made unique with -2, -3…); a supplied slug that is taken: 409 slug_taken',
-  })
-  // Absent means "generate one"; null is refused (it used to reach the insert and fail there with a 500).
-  @OptionalNotNull()
-  @IsSlug()
+  @BodyField((mode) => [
+    ApiPropertyOptional(
+      mode === 'create'
+        ? {
+            example: '30-minute-intro-call',
+            description:
+              'Generated from the title when absent (made unique with -2, -3…); a supplied slug that is taken: 409 slug_taken',
+          }
+        : { example: 'intro-call', description: 'A taken slug: 409 slug_taken. Changing the title keeps the slug.' },
+    ),
+    // Absent means "generate one"; null is refused (it used to reach the insert and fail there with a 500).
+    OptionalNotNull(),
+    IsSlug(),
+  ])
   readonly slug?: string;
 
-  @ApiPropertyOptional({ example: 'A first conversation.', maxLength: 5000, nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
+  @BodyField((mode) => [
+    ApiPropertyOptional(
+      mode === 'create'
+        ? { example: 'A first conversation.', maxLength: 5000, nullable: true, type: String }
+        : { maxLength: 5000, nullable: true, type: String },
+    ),
+    IsOptional(),
+    IsString(),
+    MaxLength(5000),
+  ])
   readonly description?: string | null;
 
-  @ApiPropertyOptional({ enum: LOCATION_TYPES, default: 'video' })
-  @IsOptional()
-  @IsIn(LOCATION_TYPES)
+  @BodyField((mode) => [
+    ApiPropertyOptional(mode === 'create' ? { enum: LOCATION_TYPES, default: 'video' } : { enum: LOCATION_TYPES }),
+    ...defaultedOnCreate(mode),
+    IsIn(LOCATION_TYPES),
+  ])
   readonly location_type?: LocationType;
 
-  @ApiPropertyOptional({ example: 'Room 4, second floor', maxLength: 5000, nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
+  @BodyField((mode) => [
+    ApiPropertyOptional(
+      mode === 'create'
+        ? { example: 'Room 4, second floor', maxLength: 5000, nullable: true, type: String }
+        : { maxLength: 5000, nullable: true, type: String },
+    ),
+    IsOptional(),
+    IsString(),
+    MaxLength(5000),
+  ])
   readonly location_details?: string | null;
 
-  @ApiPropertyOptional({ example: '#3b82f6', description: '#RGB or #RRGGBB', nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @Matches(HEX_COLOR_PATTERN, { message: COLOR_MESSAGE })
+  @BodyField((mode) => [
+    ApiPropertyOptional(
+      mode === 'create'
+        ? { example: '#3b82f6', description: '#RGB or #RRGGBB', nullable: true, type: String }
+        : { example: '#f59e0b', nullable: true, type: String },
+    ),
+    IsOptional(),
+    IsString(),
+    Matches(HEX_COLOR_PATTERN, { message: COLOR_MESSAGE }),
+  ])
   readonly color?: string | null;
 
-  @ApiPropertyOptional({ default: false })
-  @IsOptional()
-  @IsBoolean()
+  @BodyField((mode) => [ApiPropertyOptional(mode === 'create' ? { default: false } : {}), ...defaultedOnCreate(mode), IsBoolean()])
   readonly requires_approval?: boolean;
 
-  @ApiPropertyOptional({ default: true })
-  @IsOptional()
-  @IsBoolean()
+  @BodyField((mode) => [ApiPropertyOptional(mode === 'create' ? { default: true } : {}), ...defaultedOnCreate(mode), IsBoolean()])
   readonly is_active?: boolean;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: MAX_BUFFER, default: 0, description: 'Minutes kept free before each booking of this type' })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(MAX_BUFFER)
+  @BodyField((mode) => [
+    ApiPropertyOptional({ minimum: 0, maximum: MAX_BUFFER, ...createOnly(mode, { default: 0 }), description: 'Minutes kept free before each booking of this type' }),
+    ...defaultedOnCreate(mode),
+    ...bufferRules(),
+  ])
   readonly buffer_before?: number;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: MAX_BUFFER, default: 0, description: 'Minutes kept free after each booking of this type' })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(MAX_BUFFER)
+  @BodyField((mode) => [
+    ApiPropertyOptional({ minimum: 0, maximum: MAX_BUFFER, ...createOnly(mode, { default: 0 }), description: 'Minutes kept free after each booking of this type' }),
+    ...defaultedOnCreate(mode),
+    ...bufferRules(),
+  ])
   readonly buffer_after?: number;
 
-  @ApiPropertyOptional({ minimum: 0, maximum: MAX_MINIMUM_NOTICE, default: 0, description: 'Minutes between now and the earliest bookable start' })
-  @IsOptional()
-  @IsInt()
-  @Min(0)
-  @Max(MAX_MINIMUM_NOTICE)
+  @BodyField((mode) => [
+    ApiPropertyOptional({ minimum: 0, maximum: MAX_MINIMUM_NOTICE, ...createOnly(mode, { default: 0 }), description: 'Minutes between now and the earliest bookable start' }),
+    ...defaultedOnCreate(mode),
+    IsInt(),
+    Min(0),
+    Max(MAX_MINIMUM_NOTICE),
+  ])
   readonly minimum_notice?: number;
 
-  @ApiPropertyOptional({ type: Number, nullable: true, minimum: MIN_SLOT_INTERVAL, maximum: MAX_SLOT_INTERVAL, default: null, description: 'Minutes between slot starts; null: the duration (slots still start at least 5 minutes apart)' })
-  @IsOptional()
-  @IsInt()
-  @Min(MIN_SLOT_INTERVAL)
-  @Max(MAX_SLOT_INTERVAL)
+  @BodyField((mode) => [
+    ApiPropertyOptional({ type: Number, nullable: true, minimum: MIN_SLOT_INTERVAL, maximum: MAX_SLOT_INTERVAL, ...createOnly(mode, { default: null }), description: 'Minutes between slot starts; null: the duration (slots still start at least 5 minutes apart)' }),
+    IsOptional(),
+    IsInt(),
+    Min(MIN_SLOT_INTERVAL),
+    Max(MAX_SLOT_INTERVAL),
+  ])
   readonly slot_interval?: number | null;
 
-  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1, maximum: MAX_BOOKING_WINDOW_DAYS, default: null, description: 'Days ahead a start may be; null: unlimited' })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_BOOKING_WINDOW_DAYS)
+  @BodyField((mode) => [
+    ApiPropertyOptional({ type: Number, nullable: true, minimum: 1, maximum: MAX_BOOKING_WINDOW_DAYS, ...createOnly(mode, { default: null }), description: 'Days ahead a start may be; null: unlimited' }),
+    IsOptional(),
+    IsInt(),
+    Min(1),
+    Max(MAX_BOOKING_WINDOW_DAYS),
+  ])
   readonly booking_window_days?: number | null;
 
-  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1, maximum: MAX_BOOKINGS_PER_DAY, default: null, description: 'PENDING/CONFIRMED bookings of this type per schedule and local date; null: no limit' })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_BOOKINGS_PER_DAY)
+  @BodyField((mode) => [
+    ApiPropertyOptional({ type: Number, nullable: true, minimum: 1, maximum: MAX_BOOKINGS_PER_DAY, ...createOnly(mode, { default: null }), description: 'PENDING/CONFIRMED bookings of this type per schedule and local date; null: no limit' }),
+    IsOptional(),
+    IsInt(),
+    Min(1),
+    Max(MAX_BOOKINGS_PER_DAY),
+  ])
   readonly max_bookings_per_day?: number | null;
 }
 
 /** Every create field; `description`, `location_details` and `color` may be set to null to clear them. */
 export class UpdateEventTypeDto {
-  @ApiPropertyOptional({ example: '45-minute intro call', maxLength: 300 })
-  @OptionalNotNull()
-  @IsString()
-  @NotBlank()
-  @MaxLength(300)
-  readonly title?: string;
-
-  @ApiPropertyOptional({ example: 45, minimum: 1, maximum: 1440 })
-  @OptionalNotNull()
-  @IsInt()
-  @Min(EVENT_TYPE_MIN_DURATION)
-  @Max(EVENT_TYPE_MAX_DURATION)
-  readonly duration?: number;
-
-  @ApiPropertyOptional({
-    example: 'intro-call',
-    description: 'A taken slug: 409 slug_taken. Changing the title keeps the slug.',
-  })
-  @OptionalNotNull()
-  @IsSlug()
-  readonly slug?: string;
-
-  @ApiPropertyOptional({ maxLength: 5000, nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
-  readonly description?: string | null;
-
-  @ApiPropertyOptional({ enum: LOCATION_TYPES })
-  @OptionalNotNull()
-  @IsIn(LOCATION_TYPES)
-  readonly location_type?: LocationType;
-
-  @ApiPropertyOptional({ maxLength: 5000, nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @MaxLength(5000)
-  readonly location_details?: string | null;
-
-  @ApiPropertyOptional({ example: '#f59e0b', nullable: true, type: String })
-  @IsOptional()
-  @IsString()
-  @Matches(HEX_COLOR_PATTERN, { message: COLOR_MESSAGE })
-  readonly color?: string | null;
-
-  @ApiPropertyOptional()
-  @OptionalNotNull()
-  @IsBoolean()
-  readonly requires_approval?: boolean;
-
-  @ApiPropertyOptional()
-  @OptionalNotNull()
-  @IsBoolean()
-  readonly is_active?: boolean;
-
-  @ApiPropertyOptional({ minimum: 0, maximum: MAX_BUFFER, description: 'Minutes kept free before each booking of this type' })
-  @OptionalNotNull()
-  @IsInt()
-  @Min(0)
-  @Max(MAX_BUFFER)
-  readonly buffer_before?: number;
-
-  @ApiPropertyOptional({ minimum: 0, maximum: MAX_BUFFER, description: 'Minutes kept free after each booking of this type' })
-  @OptionalNotNull()
-  @IsInt()
-  @Min(0)
-  @Max(MAX_BUFFER)
-  readonly buffer_after?: number;
-
-  @ApiPropertyOptional({ minimum: 0, maximum: MAX_MINIMUM_NOTICE, description: 'Minutes between now and the earliest bookable start' })
-  @OptionalNotNull()
-  @IsInt()
-  @Min(0)
-  @Max(MAX_MINIMUM_NOTICE)
-  readonly minimum_notice?: number;
-
-  @ApiPropertyOptional({ type: Number, nullable: true, minimum: MIN_SLOT_INTERVAL, maximum: MAX_SLOT_INTERVAL, description: 'Minutes between slot starts; null: the duration (slots still start at least 5 minutes apart)' })
-  @IsOptional()
-  @IsInt()
-  @Min(MIN_SLOT_INTERVAL)
-  @Max(MAX_SLOT_INTERVAL)
-  readonly slot_interval?: number | null;
-
-  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1, maximum: MAX_BOOKING_WINDOW_DAYS, description: 'Days ahead a start may be; null: unlimited' })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_BOOKING_WINDOW_DAYS)
-  readonly booking_window_days?: number | null;
-
-  @ApiPropertyOptional({ type: Number, nullable: true, minimum: 1, maximum: MAX_BOOKINGS_PER_DAY, description: 'PENDING/CONFIRMED bookings of this type per schedule and local date; null: no limit' })
-  @IsOptional()
-  @IsInt()
-  @Min(1)
-  @Max(MAX_BOOKINGS_PER_DAY)
-  readonly max_bookings_per_day?: number | null;
+  @PatchOf(CreateEventTypeDto) readonly title?: string;
+  @PatchOf(CreateEventTypeDto) readonly duration?: number;
+  @PatchOf(CreateEventTypeDto) readonly slug?: string;
+  @PatchOf(CreateEventTypeDto) readonly description?: string | null;
+  @PatchOf(CreateEventTypeDto) readonly location_type?: LocationType;
+  @PatchOf(CreateEventTypeDto) readonly location_details?: string | null;
+  @PatchOf(CreateEventTypeDto) readonly color?: string | null;
+  @PatchOf(CreateEventTypeDto) readonly requires_approval?: boolean;
+  @PatchOf(CreateEventTypeDto) readonly is_active?: boolean;
+  @PatchOf(CreateEventTypeDto) readonly buffer_before?: number;
+  @PatchOf(CreateEventTypeDto) readonly buffer_after?: number;
+  @PatchOf(CreateEventTypeDto) readonly minimum_notice?: number;
+  @PatchOf(CreateEventTypeDto) readonly slot_interval?: number | null;
+  @PatchOf(CreateEventTypeDto) readonly booking_window_days?: number | null;
+  @PatchOf(CreateEventTypeDto) readonly max_bookings_per_day?: number | null;
 }
 
 export class EventTypeListQuery extends PageQuery {

@@ -1,22 +1,18 @@
 import { ApiProperty, ApiPropertyOptional, ApiPropertyOptions } from '@nestjs/swagger';
-import { IsIanaTimeZone, OptionalNotNull } from '@almanac/shared';
+import { BodyField, defaultedOnCreate, IsIanaTimeZone, OptionalNotNull, PatchOf, requiredOnCreate } from '@almanac/shared';
 import { IsOptional, IsString, MaxLength } from 'class-validator';
 import {
   DateOverride,
+  END_TIME_PATTERN,
   MAX_DATE_OVERRIDES,
   MAX_OVERRIDE_INTERVALS,
   MAX_WEEKLY_RULES,
+  START_TIME_PATTERN,
   WeeklyRule,
   WEEKDAYS,
   Weekday,
 } from '../../domain/availability';
-import {
-  END_TIME_PATTERN,
-  IsDateOverrides,
-  IsWeeklyRules,
-  NotBlank,
-  START_TIME_PATTERN,
-} from './validators';
+import { IsDateOverrides, IsWeeklyRules, NotBlank } from './validators';
 
 export class TimeIntervalDoc {
   @ApiProperty({ example: '09:00', pattern: START_TIME_PATTERN, description: 'Wall-clock time in the schedule time zone' })
@@ -57,51 +53,54 @@ const OVERRIDES_DOC: ApiPropertyOptions = {
   description: OVERRIDES_DESCRIPTION,
 };
 
+/** The body of a create; each field's rules are written here once, for the PATCH too. */
 export class CreateScheduleDto {
-  @ApiProperty({ example: 'Dr. Rivera – consultations', maxLength: 300 })
-  @IsString()
-  @NotBlank()
-  @MaxLength(300)
+  @BodyField((mode) => [
+    mode === 'create'
+      ? ApiProperty({ example: 'Dr. Rivera – consultations', maxLength: 300 })
+      : ApiPropertyOptional({ example: 'Dr. Rivera – follow-ups', maxLength: 300 }),
+    ...requiredOnCreate(mode),
+    IsString(),
+    NotBlank(),
+    MaxLength(300),
+  ])
   readonly name!: string;
 
-  @ApiPropertyOptional({ example: 'Europe/Paris', default: 'UTC', description: 'IANA time zone name' })
-  @IsOptional()
-  @IsIanaTimeZone()
+  @BodyField((mode) => [
+    ApiPropertyOptional(
+      mode === 'create'
+        ? { example: 'Europe/Paris', default: 'UTC', description: 'IANA time zone name' }
+        : { example: 'America/New_York', description: 'IANA time zone name' },
+    ),
+    ...defaultedOnCreate(mode),
+    IsIanaTimeZone(),
+  ])
   readonly timezone?: string;
 
-  @ApiPropertyOptional({ ...AVAILABILITY_DOC, default: null })
-  @IsOptional()
-  @IsWeeklyRules()
+  @BodyField((mode) => [
+    ApiPropertyOptional(
+      mode === 'create' ? { ...AVAILABILITY_DOC, default: null } : { ...AVAILABILITY_DOC, description: `Replaces the rules. ${AVAILABILITY_DESCRIPTION}` },
+    ),
+    IsOptional(),
+    IsWeeklyRules(),
+  ])
   readonly availability?: WeeklyRule[] | null;
 
-  @ApiPropertyOptional({ ...OVERRIDES_DOC, default: [] })
-  @OptionalNotNull()
-  @IsDateOverrides()
+  @BodyField((mode) => [
+    ApiPropertyOptional(
+      mode === 'create' ? { ...OVERRIDES_DOC, default: [] } : { ...OVERRIDES_DOC, description: `Replaces the overrides. ${OVERRIDES_DESCRIPTION}` },
+    ),
+    OptionalNotNull(),
+    IsDateOverrides(),
+  ])
   readonly date_overrides?: DateOverride[];
 }
 
 export class UpdateScheduleDto {
-  @ApiPropertyOptional({ example: 'Dr. Rivera – follow-ups', maxLength: 300 })
-  @OptionalNotNull()
-  @IsString()
-  @NotBlank()
-  @MaxLength(300)
-  readonly name?: string;
-
-  @ApiPropertyOptional({ example: 'America/New_York', description: 'IANA time zone name' })
-  @OptionalNotNull()
-  @IsIanaTimeZone()
-  readonly timezone?: string;
-
-  @ApiPropertyOptional({ ...AVAILABILITY_DOC, description: `Replaces the rules. ${AVAILABILITY_DESCRIPTION}` })
-  @IsOptional()
-  @IsWeeklyRules()
-  readonly availability?: WeeklyRule[] | null;
-
-  @ApiPropertyOptional({ ...OVERRIDES_DOC, description: `Replaces the overrides. ${OVERRIDES_DESCRIPTION}` })
-  @OptionalNotNull()
-  @IsDateOverrides()
-  readonly date_overrides?: DateOverride[];
+  @PatchOf(CreateScheduleDto) readonly name?: string;
+  @PatchOf(CreateScheduleDto) readonly timezone?: string;
+  @PatchOf(CreateScheduleDto) readonly availability?: WeeklyRule[] | null;
+  @PatchOf(CreateScheduleDto) readonly date_overrides?: DateOverride[];
 }
 
 export class ScheduleResponse {

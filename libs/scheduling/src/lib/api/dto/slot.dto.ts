@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDateOrDateTime, IsIanaTimeZone } from '@almanac/shared';
 import { IsOptional, IsString } from 'class-validator';
+import { START_TIME_PATTERN } from '../../domain/availability';
 
 export class SlotQuery {
   @ApiProperty({ format: 'uuid', description: 'The event type (duration, buffers, notice…); unknown: 404' })
@@ -44,7 +45,7 @@ export class SlotResponse {
   readonly end_time!: string;
   @ApiProperty({ format: 'date', example: '2026-12-01', description: 'Local date of the start in `timezone`' })
   readonly local_date!: string;
-  @ApiProperty({ example: '09:00', pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: 'Local time of the start in `timezone`' })
+  @ApiProperty({ example: '09:00', pattern: START_TIME_PATTERN, description: 'Local time of the start in `timezone`' })
   readonly local_time!: string;
 }
 

@@ -2,9 +2,11 @@ import { CALENDAR_DATE_PATTERN, documentValidator, isDateTimeWithZone, simpleVal
 import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
 import {
   dateOverridesProblems,
+  END_TIME_PATTERN,
   MAX_DATE_OVERRIDES,
   MAX_OVERRIDE_INTERVALS,
   MAX_WEEKLY_RULES,
+  START_TIME_PATTERN,
   WEEKDAYS,
   weeklyRulesProblems,
 } from '../../domain/availability';
@@ -98,9 +100,6 @@ function problemsValidator(
 
 // What the availability validators check, as far as JSON Schema can say it (start < end and distinct
 // override dates are checked by the server only).
-/** `HH:MM` of a window's start (00:00–23:59) and end (00:01–24:00), as JSON Schema patterns. */
-export const START_TIME_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
-export const END_TIME_PATTERN = '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$';
 const START = { type: 'string', pattern: START_TIME_PATTERN };
 const END = { type: 'string', pattern: END_TIME_PATTERN };
 const INTERVAL = { type: 'object', additionalProperties: false, required: ['start', 'end'], properties: { start: START, end: END } };
