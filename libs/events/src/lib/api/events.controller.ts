@@ -18,10 +18,9 @@ import {
 import type { Response } from 'express';
 import { EventsService } from '../application/events.service';
 import { EVENT_FIELDS, type EventFields } from '../domain/event';
-import { CreateEventDto } from './dto/create-event.dto';
+import { CreateEventDto, UpdateEventDto } from './dto/event-input.dto';
 import { DeletedEventResponse, EventResponse, ListedEventResponse } from './dto/event.response';
 import { ListEventsQuery } from './dto/list-events.query';
-import { UpdateEventDto } from './dto/update-event.dto';
 import { eventBody, toEventResponse, toListedEventResponse } from './event.mapper';
 
 /** The calendar date a date filter names: a date as is, a date-time's own date as written. */
