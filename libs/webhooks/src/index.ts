@@ -1,8 +1,5 @@
 import type { MigrationClass } from '@almanac/shared';
-import { WebhooksInit1764030000000 } from './lib/infrastructure/migrations/1764030000000-webhooks-init';
-import { FailedDeliveriesIndex1764300000000 } from './lib/infrastructure/migrations/1764300000000-failed-deliveries-index';
-import { WebhooksMaskPingUrls1764340000000 } from './lib/infrastructure/migrations/1764340000000-mask-ping-urls';
-import { WebhooksDeliveryFairness1764340000100 } from './lib/infrastructure/migrations/1764340000100-delivery-fairness';
+import * as migrations from './lib/infrastructure/migrations';
 
 export { WebhooksModule } from './lib/webhooks.module';
 export { WebhookDispatcher } from './lib/application/webhook-dispatcher';
@@ -14,10 +11,5 @@ export { MAX_WEBHOOK_ENDPOINTS_PER_ORGANIZATION } from './lib/domain/webhook-err
 /** Attempts in flight per endpoint and per organization, across instances (tests check them). */
 export { MAX_IN_FLIGHT_PER_ENDPOINT, MAX_IN_FLIGHT_PER_ORGANIZATION } from './lib/domain/delivery-limits';
 
-/** This context's migrations, in order; the app runs them with every other context's. */
-export const webhooksMigrations: MigrationClass[] = [
-  WebhooksInit1764030000000,
-  FailedDeliveriesIndex1764300000000,
-  WebhooksMaskPingUrls1764340000000,
-  WebhooksDeliveryFairness1764340000100,
-];
+/** This context's migrations; the app runs them with every other context's. */
+export const webhooksMigrations: MigrationClass[] = Object.values(migrations);
