@@ -24,7 +24,6 @@ export * from './shared.module';
 export * from './api/validators';
 export * from './api/body-fields';
 export { ApiBodyRules, documentValidator, type SchemaFragment } from './api/openapi-constraints';
-export * from './domain/domain-event';
 export * from './outbox/outbox';
 export { SharedOutbox1764000000000 } from './outbox/outbox.migration';
 export * from './database/db-availability';

@@ -8,3 +8,4 @@ export * from './secret-token';
 export * from './erasure';
 export * from './secret-url';
 export * from './record-fields';
+export * from './domain-event';

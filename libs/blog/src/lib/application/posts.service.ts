@@ -5,17 +5,16 @@ import {
   checkPrecondition,
   Clock,
   DomainError,
-  DomainEvent,
   FieldError,
   newId,
   NotFoundError,
   Outbox,
   Precondition,
 } from '@almanac/shared';
-import { toPost } from '../api/dto/post.response';
 import { DataSource, EntityManager } from 'typeorm';
 import { newPost, type PostInput, type PostListCriteria, type PostView } from '../domain/post';
-import { PostStatus, resolvePublication } from '../domain/post-status';
+import { resolvePublication } from '../domain/post-status';
+import { postChanged, postDeleted } from '../domain/blog-announcements';
 import { PostRepository } from '../infrastructure/post.repository';
 import { PostRevisionRepository } from '../infrastructure/post-revision.repository';
 import { SearchRankingCache } from '../infrastructure/search-ranking-cache';
@@ -71,7 +70,7 @@ export class PostsService {
       if (command.tagIds?.length) await this.posts.replaceTags(em, actor.organizationId, id, command.tagIds);
       await this.revisions.record(em, [{ organizationId: actor.organizationId, postId: id, id: newId() }], now);
       const created = (await this.posts.findView(em, actor.organizationId, id, now))!;
-      await this.outbox.record(em, ...postEvents(actor.organizationId, null, created, now));
+      await this.outbox.record(em, ...postChanged(null, created, now));
       return created;
     }));
   }
@@ -103,7 +102,7 @@ export class PostsService {
       const updated = (await this.posts.findView(em, actor.organizationId, id, now))!;
       // An overdue scheduled post already reads as published: the scheduler announces it, not this change.
       const before = current.status === 'scheduled' && current.publishedAt !== null && current.publishedAt <= now ? 'published' : current.status;
-      await this.outbox.record(em, ...postEvents(actor.organizationId, before, updated, now));
+      await this.outbox.record(em, ...postChanged(before, updated, now));
       return updated;
     }));
   }
@@ -118,7 +117,7 @@ export class PostsService {
         );
         const gone = await this.posts.delete(em, organizationId, id);
         if (gone !== null) {
-          await this.outbox.record(em, { type: 'post.deleted', organizationId, data: { id: gone, deleted: true }, occurredAt: this.clock.now() });
+          await this.outbox.record(em, postDeleted(organizationId, gone, this.clock.now()));
         }
         return gone;
       }),
@@ -150,17 +149,4 @@ export class PostsService {
     if (!actor.userId) return null;
     return (await this.posts.userExists(em, actor.organizationId, actor.userId)) ? actor.userId : null;
   }
-}
-
-/**
- * What a create (`before` null) or an update announces: `post.created` or `post.updated`, and
- * `post.published` when the post becomes published by it.
- */
-function postEvents(organizationId: string, before: PostStatus | null, after: PostView, now: Date): DomainEvent[] {
-  const data = toPost(after) as unknown as Record<string, unknown>;
-  const events: DomainEvent[] = [{ type: before === null ? 'post.created' : 'post.updated', organizationId, data, occurredAt: now }];
-  if (after.status === 'published' && before !== 'published') {
-    events.push({ type: 'post.published', organizationId, data, occurredAt: now });
-  }
-  return events;
 }

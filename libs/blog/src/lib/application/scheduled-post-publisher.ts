@@ -1,7 +1,7 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, newId, Outbox } from '@almanac/shared';
-import { toPost } from '../api/dto/post.response';
+import { postPublished } from '../domain/blog-announcements';
 import { PostRepository } from '../infrastructure/post.repository';
 import { PostRevisionRepository } from '../infrastructure/post-revision.repository';
 import { DataSource } from 'typeorm';
@@ -73,14 +73,7 @@ export class ScheduledPostPublisher implements OnApplicationBootstrap, OnModuleD
         await this.revisions.record(em, claimed.map((row) => ({ organizationId: row.organizationId, postId: row.id, id: newId() })), now);
         for (const row of claimed) {
           const view = await this.posts.findView(em, row.organizationId, row.id, now);
-          if (view) {
-            await this.outbox.record(em, {
-              type: 'post.published',
-              organizationId: row.organizationId,
-              data: toPost(view) as unknown as Record<string, unknown>,
-              occurredAt: now,
-            });
-          }
+          if (view) await this.outbox.record(em, postPublished(view, now));
         }
         return claimed;
       });

@@ -64,6 +64,11 @@ export const POST_FIELDS = recordFields<PostView>()({
   content: field.json,
 });
 
+/** A post as its single GET shows it: every shown field, and its content (an empty list when it has none). */
+export function representPost(view: PostView) {
+  return { ...POST_FIELDS.represent(view), content: view.content ?? [] };
+}
+
 /** What a post is made of as stored: its category, author and tags are read with it, by their ids. */
 export type StoredPost = Omit<PostView, 'category' | 'author' | 'tags'>;
 

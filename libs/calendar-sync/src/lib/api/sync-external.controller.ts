@@ -3,7 +3,7 @@ import { ApiOkResponse, ApiOperation } from '@nestjs/swagger';
 import { AdminController, AdminSession, AdminSessionInfo, Audited } from '@almanac/identity';
 import { ApiProblems, AuditSource, parseDateOrDateTime } from '@almanac/shared';
 import { ImportExternalBookingsService } from '../application/import-external-bookings.service';
-import { ImportResult, toImportResult } from './import-result.mapper';
+import { ImportResult, toImportResult } from '../domain/sync-run';
 import { SyncExternalBookingsDto, SyncExternalBookingsResponse } from './dto/sync-external.dto';
 
 @AdminController('bookings', 'calendar-sync')

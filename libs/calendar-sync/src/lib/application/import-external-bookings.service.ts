@@ -8,11 +8,11 @@ import {
   SyncInProgressError,
   UpstreamFailedError,
 } from '../domain/calendar-provider';
-import { toImportResult } from '../api/import-result.mapper';
 import { CalendarIntegration } from '../domain/calendar-integration';
 import { emptySkipCounts, feedSkipReason, SkipReason } from '../domain/feed-occurrence';
 import { resolveSyncRange } from '../domain/sync-range';
-import { ImportOutcome, SyncRun } from '../domain/sync-run';
+import { ImportOutcome, SyncRun, toImportResult } from '../domain/sync-run';
+import { calendarSynced } from '../domain/calendar-sync-announcements';
 import { CalendarIntegrationRepository } from '../infrastructure/calendar-integration.repository';
 import { CalendarSyncHistoryRepository } from '../infrastructure/calendar-sync-history.repository';
 
@@ -83,17 +83,7 @@ export class ImportExternalBookingsService {
         };
         const answer = toImportResult(summary);
         // The import's summary is announced with the bookings it changed, in the same transaction.
-        await this.outbox.record(this.transactions.manager(), {
-          type: 'calendar.synced',
-          organizationId,
-          data: {
-            schedule_id: integration.scheduleId,
-            start_date: range.start.toISOString(),
-            end_date: range.end.toISOString(),
-            ...answer,
-          },
-          occurredAt: this.clock.now(),
-        });
+        await this.outbox.record(this.transactions.manager(), calendarSynced(organizationId, integration.scheduleId, range, answer, this.clock.now()));
         // The stored summary is the import's answer without its `success` flag.
         const { success: _success, ...stored } = answer;
         await this.history.record(this.runRecord(organizationId, runId, startedAt, range, { status: 'succeeded', summary: stored, error: null }));

@@ -30,3 +30,24 @@ export interface ImportOutcome {
   cancelled: number;
   skippedReasons: Record<SkipReason, number>;
 }
+
+/** The answer of an import, and the data of its `calendar.synced` event. */
+export interface ImportResult {
+  success: true;
+  synced: number;
+  skipped: number;
+  updated: number;
+  cancelled: number;
+  skipped_reasons: Record<SkipReason, number>;
+}
+
+export function toImportResult(outcome: ImportOutcome): ImportResult {
+  return {
+    success: true,
+    synced: outcome.synced,
+    skipped: outcome.skipped,
+    updated: outcome.updated,
+    cancelled: outcome.cancelled,
+    skipped_reasons: { ...outcome.skippedReasons },
+  };
+}

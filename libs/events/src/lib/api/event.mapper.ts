@@ -1,15 +1,10 @@
-import { Event, EVENT_FIELDS } from '../domain/event';
+import { Event, EVENT_FIELDS, representEvent } from '../domain/event';
 import { Registration, REGISTRATION_FIELDS } from '../domain/registration';
 import { EventResponse, ListedEventResponse } from './dto/event.response';
 import { RegistrationResponse } from './dto/registration.dto';
 
 export function toEventResponse(event: Event): EventResponse {
-  return {
-    ...EVENT_FIELDS.represent(event.snapshot),
-    registration_count: event.snapshot.registrationCount,
-    slots_remaining: event.slotsRemaining,
-    waitlist_count: event.snapshot.waitlistCount,
-  };
+  return representEvent(event);
 }
 
 export function toListedEventResponse(event: Event, includeCounts: boolean): ListedEventResponse {

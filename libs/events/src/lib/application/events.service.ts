@@ -9,11 +9,11 @@ import {
   Page,
   Precondition,
 } from '@almanac/shared';
-import { toEventResponse } from '../api/event.mapper';
-import { DataSource, EntityManager } from 'typeorm';
-import { Event, EventFields, NewEvent } from '../domain/event';
+import { DataSource } from 'typeorm';
+import { Event, EventFields, EventListFilter, NewEvent } from '../domain/event';
 import { EventStatus } from '../domain/event-status';
-import { EventListFilter, EventsRepository } from '../infrastructure/events.repository';
+import { eventChanged, eventDeleted } from '../domain/events-announcements';
+import { EventsRepository } from '../infrastructure/events.repository';
 import { RegistrationsService } from './registrations.service';
 
 export interface EventListCriteria {
@@ -61,7 +61,7 @@ export class EventsService {
     const event = Event.create(input, { id: newId(), organizationId }, this.clock.now());
     await this.dataSource.transaction(async (em) => {
       await this.events.insert(em, event);
-      await this.announce(em, 'event.created', organizationId, toEventResponse(event));
+      await this.outbox.record(em, eventChanged('event.created', event, this.clock.now()));
     });
     return event;
   }
@@ -76,7 +76,7 @@ export class EventsService {
       // More places (or none to count) take waiting registrations off the list in this transaction.
       const promoted = event.snapshot.waitlistCount > 0 ? await this.registrations.promoteWaiting(em, organizationId, id) : [];
       const current = promoted.length > 0 ? (await this.events.findById(em, organizationId, id))! : event;
-      await this.announce(em, 'event.updated', organizationId, toEventResponse(current));
+      await this.outbox.record(em, eventChanged('event.updated', current, this.clock.now()));
       return current;
     });
   }
@@ -87,13 +87,9 @@ export class EventsService {
         this.events.findById(tx, organizationId, id),
       );
       const gone = await this.events.delete(em, organizationId, id);
-      if (gone) await this.announce(em, 'event.deleted', organizationId, { id, deleted: true });
+      if (gone) await this.outbox.record(em, eventDeleted(organizationId, id, this.clock.now()));
       return gone;
     });
     if (!deleted) throw new NotFoundError('Event');
-  }
-
-  private async announce(em: EntityManager, type: string, organizationId: string, data: object): Promise<void> {
-    await this.outbox.record(em, { type, organizationId, data: data as Record<string, unknown>, occurredAt: this.clock.now() });
   }
 }

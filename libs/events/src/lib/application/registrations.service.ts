@@ -9,10 +9,10 @@ import {
   Page,
   Precondition,
 } from '@almanac/shared';
-import { toRegistrationResponse } from '../api/event.mapper';
 import { DataSource, EntityManager } from 'typeorm';
 import { Event } from '../domain/event';
 import { Registration, RegistrationStatus } from '../domain/registration';
+import { RegistrationChangeType, registrationChanged } from '../domain/events-announcements';
 import { EventsRepository } from '../infrastructure/events.repository';
 import { RegistrationsRepository } from '../infrastructure/registrations.repository';
 
@@ -101,14 +101,8 @@ export class RegistrationsService {
     return promoted;
   }
 
-  private async announce(em: EntityManager, type: string, registration: Registration, previousStatus?: string): Promise<void> {
-    await this.outbox.record(em, {
-      type,
-      organizationId: registration.organizationId,
-      data: toRegistrationResponse(registration) as unknown as Record<string, unknown>,
-      previousStatus,
-      occurredAt: this.clock.now(),
-    });
+  private async announce(em: EntityManager, type: RegistrationChangeType, registration: Registration, previousStatus?: RegistrationStatus): Promise<void> {
+    await this.outbox.record(em, registrationChanged(type, registration, this.clock.now(), previousStatus));
   }
 
   private async eventOrFail(em: EntityManager, organizationId: string, eventId: string, lock: boolean): Promise<Event> {

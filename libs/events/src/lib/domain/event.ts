@@ -122,6 +122,20 @@ function given(changes: EventFields): EventFields {
   return Object.fromEntries(Object.entries(changes).filter(([, value]) => value !== undefined));
 }
 
+/** Filters of the event list. */
+export interface EventListFilter {
+  siteId?: string;
+  status?: EventStatus;
+  /** Only events not yet ended at this instant. */
+  endsAfter?: Date;
+  /** Only events ended at this instant. */
+  endedBy?: Date;
+  /** start_date on or after (YYYY-MM-DD). */
+  fromDate?: string;
+  /** start_date on or before (YYYY-MM-DD). */
+  toDate?: string;
+}
+
 /** A dated happening with a cost and a number of places. */
 export class Event {
   private constructor(private props: EventProps) {}
@@ -196,4 +210,15 @@ export class Event {
     if (this.props.waitlistEnabled) return 'waitlisted';
     throw new EventFullError();
   }
+}
+
+/** An event as its single GET shows it: every shown field, then its counts and its free places. */
+export function representEvent(event: Event) {
+  const e = event.snapshot;
+  return {
+    ...EVENT_FIELDS.represent(e),
+    registration_count: e.registrationCount,
+    slots_remaining: event.slotsRemaining,
+    waitlist_count: e.waitlistCount,
+  };
 }

@@ -1,23 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Page, PG_CHECK_VIOLATION, pgErrorOf, returnedRows, SqlParams } from '@almanac/shared';
 import { EntityManager } from 'typeorm';
-import { Event } from '../domain/event';
+import { Event, EventListFilter } from '../domain/event';
 import { SlotsBelowRegistrationsError } from '../domain/event-errors';
-import { EventStatus } from '../domain/event-status';
 import { EVENT_TABLE } from './event.table';
-
-export interface EventListFilter {
-  siteId?: string;
-  status?: EventStatus;
-  /** Only events not yet ended at this instant. */
-  endsAfter?: Date;
-  /** Only events ended at this instant. */
-  endedBy?: Date;
-  /** start_date on or after (YYYY-MM-DD). */
-  fromDate?: string;
-  /** start_date on or before (YYYY-MM-DD). */
-  toDate?: string;
-}
 
 type EventRow = Record<string, unknown> & { id: string };
 

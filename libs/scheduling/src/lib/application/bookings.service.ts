@@ -4,7 +4,6 @@ import {
   checkPrecondition,
   Clock,
   DomainError,
-  DomainEvent,
   FieldError,
   InvalidTransitionError,
   isUuid,
@@ -17,25 +16,24 @@ import {
   ValidationFailedError,
 } from '@almanac/shared';
 import { DataSource, EntityManager } from 'typeorm';
-import { toBookingResponse } from '../api/scheduling.mappers';
 import {
   Booking,
+  BookingEventType,
+  BookingListFilter,
   BookingUpdate,
+  EventTypeRef,
   newBooking,
   NewBookingInput,
   planBookingCancellation,
   planBookingUpdate,
+  ScheduleRef,
 } from '../domain/booking';
 import { BookingStatus } from '../domain/booking-status';
 import { hasAvailability, localDateOf, localDayBounds } from '../domain/availability';
 import { SlotUnavailableError } from '../domain/scheduling-errors';
 import { bookingMisfit } from '../domain/slots';
-import {
-  BookingListFilter,
-  BookingRepository,
-  EventTypeRef,
-  ScheduleRef,
-} from '../infrastructure/booking.repository';
+import { bookingChanged } from '../domain/scheduling-announcements';
+import { BookingRepository } from '../infrastructure/booking.repository';
 
 /** A create request: the new booking's own fields, and the event type it names (if any). */
 export type CreateBookingCommand = Omit<NewBookingInput, 'id' | 'organizationId' | 'schedule' | 'eventType'> & {
@@ -112,7 +110,7 @@ export class BookingsService {
       },
       now,
     );
-    const announcement = this.event('booking.created', booking);
+    const announcement = bookingChanged('booking.created', booking, this.clock.now());
     if (eventType && hasAvailability(refs.schedule.availability)) {
       // Against availability: the checks and the insert run in one transaction, under the daily
       // limit's lock when the type has one, so concurrent bookings for its last place take turns.
@@ -186,25 +184,14 @@ export class BookingsService {
     );
   }
 
-  /** Records the booking event in the transaction of the change (`booking.confirmed` etc. carry previous_status). */
+  /** Records the booking event in the transaction of the change (a status move carries previous_status). */
   private async announce(
     em: EntityManager,
-    type: string,
+    type: BookingEventType,
     booking: Booking,
-    previousStatus?: string,
+    previousStatus?: BookingStatus,
   ): Promise<void> {
-    await this.outbox.record(em, this.event(type, booking, previousStatus));
-  }
-
-  private event(type: string, booking: Booking, previousStatus?: string): DomainEvent {
-    const event: DomainEvent = {
-      type,
-      organizationId: booking.organizationId,
-      data: toBookingResponse(booking) as unknown as Record<string, unknown>,
-      occurredAt: this.clock.now(),
-    };
-    if (previousStatus !== undefined) event.previousStatus = previousStatus;
-    return event;
+    await this.outbox.record(em, bookingChanged(type, booking, this.clock.now(), previousStatus));
   }
 
   async get(organizationId: string, id: string): Promise<Booking> {

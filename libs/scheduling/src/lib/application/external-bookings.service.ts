@@ -12,18 +12,20 @@ import {
   pgErrorOf,
   Transactions,
 } from '@almanac/shared';
-import { toBookingResponse } from '../api/scheduling.mappers';
 import { BookingRepository } from '../infrastructure/booking.repository';
 import { DataSource, EntityManager } from 'typeorm';
-import { isBookableSpan } from '../domain/booking';
-import { ImportedBooking, importedBookingKey, uniqueImportedBookings } from '../domain/imported-booking';
-import { isActiveBookingStatus } from '../domain/booking-status';
+import { BookingEventType, isBookableSpan } from '../domain/booking';
 import {
-  ExternalBookingRepository,
-  ImportedBookingRow,
-  ImportRow,
-  ImportUpdateRow,
-} from '../infrastructure/external-booking.repository';
+  ExistingImport,
+  ImportChange,
+  ImportedBooking,
+  importedBookingKey,
+  NewImport,
+  uniqueImportedBookings,
+} from '../domain/imported-booking';
+import { bookingChanged } from '../domain/scheduling-announcements';
+import { BookingStatus, isActiveBookingStatus } from '../domain/booking-status';
+import { ExternalBookingRepository } from '../infrastructure/external-booking.repository';
 import { ScheduleRepository } from '../infrastructure/schedule.repository';
 
 export interface ExternalSyncOutcome {
@@ -41,19 +43,19 @@ export interface ExternalSyncOutcome {
 
 const BATCH_SIZE = 1000;
 
-function sameDetails(row: ImportedBookingRow, o: ImportedBooking): boolean {
+function sameDetails(row: ExistingImport, o: ImportedBooking): boolean {
   return (
-    row.start_time.getTime() === o.start.getTime() &&
-    row.end_time.getTime() === o.end.getTime() &&
+    row.startTime.getTime() === o.start.getTime() &&
+    row.endTime.getTime() === o.end.getTime() &&
     row.title === o.title &&
     (row.location ?? null) === o.location
   );
 }
 
 /** Which existing booking stands for an occurrence when several carry its key: one holding time first. */
-function rank(row: ImportedBookingRow): number {
+function rank(row: ExistingImport): number {
   if (isActiveBookingStatus(row.status)) return 0;
-  if (row.status === 'CANCELLED' && row.cancelled_by_sync) return 1;
+  if (row.status === 'CANCELLED' && row.cancelledBySync) return 1;
   return 2;
 }
 
@@ -147,14 +149,14 @@ export class ExternalBookingsService {
       rangeEnd,
       uids,
     );
-    const existing = new Map<string, ImportedBookingRow>();
+    const existing = new Map<string, ExistingImport>();
     // Vanished first: their time is free for the moves and new bookings below.
     const vanished: string[] = [];
     await inTurns(existingRows, (row) => {
-      const key = importedBookingKey(row.external_uid ?? '', row.recurrence_id);
+      const key = importedBookingKey(row.externalUid ?? '', row.recurrenceId);
       const current = existing.get(key);
       if (!current || rank(row) < rank(current)) existing.set(key, row);
-      if (isActiveBookingStatus(row.status) && row.start_time >= rangeStart && row.start_time < rangeEnd && !wanted.has(key)) vanished.push(row.id);
+      if (isActiveBookingStatus(row.status) && row.startTime >= rangeStart && row.startTime < rangeEnd && !wanted.has(key)) vanished.push(row.id);
     });
     const now = this.clock.now();
     const cancelledIds: string[] = [];
@@ -163,8 +165,8 @@ export class ExternalBookingsService {
     }
     outcome.cancelled = cancelledIds.length;
 
-    const inserts: ImportRow[] = [];
-    const updates: ImportUpdateRow[] = [];
+    const inserts: NewImport[] = [];
+    const updates: ImportChange[] = [];
     // By start, then key: the start read once per occurrence, not once per comparison.
     const ordered = [...wanted.entries()].map(([key, o]) => ({ key, o, start: o.start.getTime() }));
     ordered.sort((a, b) => a.start - b.start || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
@@ -180,7 +182,7 @@ export class ExternalBookingsService {
         return;
       }
       const active = isActiveBookingStatus(row.status);
-      const revivable = row.status === 'CANCELLED' && row.cancelled_by_sync;
+      const revivable = row.status === 'CANCELLED' && row.cancelledBySync;
       if ((active && sameDetails(row, o)) || (!active && !revivable)) {
         outcome.duplicate += 1;
         return;
@@ -234,10 +236,10 @@ export class ExternalBookingsService {
   private async announce(
     em: EntityManager,
     organizationId: string,
-    before: ImportedBookingRow[],
+    before: ExistingImport[],
     ids: { cancelled: string[]; updated: string[]; inserted: string[] },
   ): Promise<void> {
-    const previous = new Map<string, ImportedBookingRow['status']>();
+    const previous = new Map<string, BookingStatus>();
     await inTurns(before, (row) => previous.set(row.id, row.status));
     const occurredAt = this.clock.now();
     const changes: Array<{ id: string; kind: 'cancelled' | 'updated' | 'inserted' }> = [
@@ -253,7 +255,7 @@ export class ExternalBookingsService {
         const booking = byId.get(change.id);
         if (!booking) continue;
         const was = previous.get(change.id);
-        const [type, previousStatus] =
+        const [type, previousStatus]: [BookingEventType, BookingStatus | undefined] =
           change.kind === 'cancelled'
             ? ['booking.cancelled', was]
             : change.kind === 'inserted'
@@ -261,9 +263,7 @@ export class ExternalBookingsService {
               : was === 'CANCELLED'
                 ? ['booking.confirmed', was]
                 : ['booking.updated', undefined];
-        const event: DomainEvent = { type, organizationId, data: toBookingResponse(booking) as unknown as Record<string, unknown>, occurredAt };
-        if (previousStatus !== undefined) event.previousStatus = previousStatus;
-        events.push(event);
+        events.push(bookingChanged(type, booking, occurredAt, previousStatus));
       }
       await this.outbox.record(em, ...events);
     }

@@ -1,5 +1,7 @@
 import { assertChanges, field, isSupportedInstant, recordFields, ValidationFailedError } from '@almanac/shared/domain';
+import type { Availability } from './availability';
 import type { BookingMetadata } from './booking-metadata';
+import type { BookingRules } from './booking-rules';
 import { assertReschedulable, assertStatusChange, BookingStatus, planCancellation } from './booking-status';
 import type { LocationType } from './location-type';
 
@@ -151,6 +153,43 @@ export function newBooking(input: NewBookingInput, now: Date): Booking {
   };
 }
 
+/** Filters of the booking list, all on the booking's start time or exact columns. */
+export interface BookingListFilter {
+  scheduleId?: string;
+  eventTypeId?: string;
+  status?: BookingStatus;
+  /** start_time >= each of these (start_date, upcoming). */
+  startsAtOrAfter?: Date[];
+  /** start_time < this (end_date given as a date: the end of that UTC day). */
+  startsBefore?: Date;
+  /** start_time <= this (end_date given as a date-time). */
+  startsAtOrBefore?: Date;
+  /** Case-insensitive substring of the attendee's e-mail. */
+  attendeeEmailContains?: string;
+}
+
+/** What a booking takes from its schedule: the time zone and the availability it must fit. */
+export interface ScheduleRef {
+  readonly timezone: string;
+  readonly availability: Availability;
+}
+
+/** What a booking takes from its event type: the title, the location type and the booking rules. */
+export interface EventTypeRef {
+  readonly title: string;
+  readonly locationType: LocationType;
+  readonly rules: BookingRules;
+}
+
+/** How a booking's changes are announced (see scheduling-announcements.ts). */
+export type BookingEventType =
+  | 'booking.created'
+  | 'booking.updated'
+  | 'booking.confirmed'
+  | 'booking.cancelled'
+  | 'booking.completed'
+  | 'booking.no_show';
+
 /** A PATCH of a booking, as the domain reads it: absent fields stay as they are. */
 export type BookingUpdate = BookingDetails & {
   status?: BookingStatus;
@@ -170,11 +209,11 @@ export interface PlannedBookingUpdate {
   /** The new time, when the PATCH reschedules (it must then fit the availability). */
   readonly reschedule?: { readonly startTime: Date; readonly endTime: Date };
   /** The event that announces the change, and the status before it for a status move. */
-  readonly event: string;
+  readonly event: BookingEventType;
   readonly previousStatus?: BookingStatus;
 }
 
-const STATUS_EVENTS: Partial<Record<BookingStatus, string>> = {
+const STATUS_EVENTS: Partial<Record<BookingStatus, BookingEventType>> = {
   CONFIRMED: 'booking.confirmed',
   CANCELLED: 'booking.cancelled',
   COMPLETED: 'booking.completed',

@@ -16,6 +16,8 @@ export const IMPORTED_DEFAULT_TITLE = '(no title)';
 /** The attendee's name when neither the feed nor the integration gives one. */
 export const IMPORTED_DEFAULT_ATTENDEE = 'External calendar';
 
+import type { BookingStatus } from './booking-status';
+
 /** What an external calendar says about one occurrence, before the booking rules apply. */
 export interface ImportedOccurrence {
   /** iCalendar UID */
@@ -122,4 +124,40 @@ export function uniqueImportedBookings(bookings: readonly ImportedBooking[]): {
     unique.push(booking);
   }
   return { unique, repeated: bookings.length - unique.length };
+}
+
+/**
+ * A booking an earlier import created, with its iCalendar identity (`externalUid`, `recurrenceId`),
+ * which only the import writes; the copy in its metadata is the client's to change, without effect.
+ */
+export interface ExistingImport {
+  readonly id: string;
+  readonly status: BookingStatus;
+  readonly startTime: Date;
+  readonly endTime: Date;
+  readonly title: string;
+  readonly location: string | null;
+  /** Cancelled by an import (its occurrence had vanished), not by a user. */
+  readonly cancelledBySync: boolean;
+  readonly externalUid: string;
+  readonly recurrenceId: string | null;
+}
+
+/** An occurrence to book for the first time, under a new id. */
+export interface NewImport {
+  readonly id: string;
+  readonly externalUid: string;
+  readonly recurrenceId: string | null;
+  readonly title: string;
+  readonly location: string | null;
+  readonly start: Date;
+  readonly end: Date;
+  readonly attendeeName: string;
+  readonly attendeeEmail: string | null;
+}
+
+/** New time and details for a booking an earlier import created. */
+export interface ImportChange extends Omit<NewImport, 'externalUid' | 'recurrenceId'> {
+  /** Bring a booking an import cancelled earlier back to CONFIRMED. */
+  readonly reactivate: boolean;
 }

@@ -1,12 +1,9 @@
 import { DomainEvent, Outbox, SqlClient, SqlParams, SqlStatement } from '@almanac/shared';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { Availability } from '../domain/availability';
-import type { Booking, BookingChanges } from '../domain/booking';
-import type { BookingRules } from '../domain/booking-rules';
+import type { Booking, BookingChanges, BookingListFilter, EventTypeRef, ScheduleRef } from '../domain/booking';
 import type { BusyTimes } from '../domain/slots';
 import type { BookingStatus } from '../domain/booking-status';
-import type { LocationType } from '../domain/location-type';
 import { EVENT_TYPE_TABLE } from './event-type.table';
 import { SCHEDULE_TABLE } from './schedule.table';
 import { BOOKING_TABLE } from './booking.table';
@@ -16,21 +13,6 @@ type BookingRow = Record<string, unknown> & { total?: string };
 
 const BOOKING_COLUMNS = BOOKING_TABLE.select();
 const toBooking = (row: BookingRow): Booking => BOOKING_TABLE.fromRow(row);
-
-/** Filters of `GET /api/v1/bookings`, all on the booking's start time or exact columns. */
-export interface BookingListFilter {
-  scheduleId?: string;
-  eventTypeId?: string;
-  status?: BookingStatus;
-  /** start_time >= each of these (start_date, upcoming). */
-  startsAtOrAfter?: Date[];
-  /** start_time < this (end_date given as a date: the end of that UTC day). */
-  startsBefore?: Date;
-  /** start_time <= this (end_date given as a date-time). */
-  startsAtOrBefore?: Date;
-  /** Case-insensitive substring of the attendee's e-mail. */
-  attendeeEmailContains?: string;
-}
 
 /** The insert, as a statement: `insert` runs it alone, or as the CTE before the outbox event's. */
 function bookingInsertQuery(b: Booking): SqlStatement {
@@ -267,15 +249,4 @@ export class BookingRepository {
     const [blockedStarts, blockedEnds, sameTypeStarts] = row!.busy;
     return { blockedStarts: blockedStarts ?? [], blockedEnds: blockedEnds ?? [], sameTypeStarts: sameTypeStarts ?? [] };
   }
-}
-
-export interface ScheduleRef {
-  timezone: string;
-  availability: Availability;
-}
-
-export interface EventTypeRef {
-  title: string;
-  locationType: LocationType;
-  rules: BookingRules;
 }

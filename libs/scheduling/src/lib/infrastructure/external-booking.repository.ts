@@ -1,14 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { BookingStatus } from '../domain/booking-status';
+import type { ExistingImport, ImportChange, NewImport } from '../domain/imported-booking';
 import { rowsOf } from './sql';
 
-/**
- * A booking the calendar import created earlier, with its iCalendar identity. The identity lives in
- * `external_uid` / `external_recurrence_id`, which only the import writes; the copy in `metadata` is
- * for the client's information and may be changed by it without effect.
- */
-export interface ImportedBookingRow {
+interface ExistingImportRow {
   id: string;
   status: BookingStatus;
   start_time: Date;
@@ -18,23 +14,6 @@ export interface ImportedBookingRow {
   cancelled_by_sync: boolean;
   external_uid: string;
   recurrence_id: string | null;
-}
-
-export interface ImportRow {
-  id: string;
-  externalUid: string;
-  recurrenceId: string | null;
-  title: string;
-  location: string | null;
-  start: Date;
-  end: Date;
-  attendeeName: string;
-  attendeeEmail: string | null;
-}
-
-export interface ImportUpdateRow extends Omit<ImportRow, 'externalUid' | 'recurrenceId'> {
-  /** Bring a booking this import cancelled earlier back to CONFIRMED. */
-  reactivate: boolean;
 }
 
 /** Set-based statements for the calendar import: one statement per batch, never one per row. */
@@ -67,8 +46,8 @@ export class ExternalBookingRepository {
     rangeStart: Date,
     rangeEnd: Date,
     uids: string[],
-  ): Promise<ImportedBookingRow[]> {
-    return rowsOf<ImportedBookingRow>(
+  ): Promise<ExistingImport[]> {
+    const rows = await rowsOf<ExistingImportRow>(
       em,
       `SELECT id, status, start_time, end_time, title, location, cancelled_by_sync,
               external_uid, external_recurrence_id AS recurrence_id
@@ -78,6 +57,17 @@ export class ExternalBookingRepository {
         ORDER BY id`,
       [organizationId, scheduleId, rangeStart, rangeEnd, uids],
     );
+    return rows.map((row) => ({
+      id: row.id,
+      status: row.status,
+      startTime: row.start_time,
+      endTime: row.end_time,
+      title: row.title,
+      location: row.location,
+      cancelledBySync: row.cancelled_by_sync,
+      externalUid: row.external_uid,
+      recurrenceId: row.recurrence_id,
+    }));
   }
 
   /**
@@ -91,7 +81,7 @@ export class ExternalBookingRepository {
     scheduleId: string,
     timezone: string,
     now: Date,
-    rows: ImportRow[],
+    rows: NewImport[],
   ): Promise<Set<string>> {
     const inserted = await rowsOf<{ id: string }>(
       em,
@@ -137,7 +127,7 @@ export class ExternalBookingRepository {
     em: EntityManager,
     organizationId: string,
     now: Date,
-    rows: ImportUpdateRow[],
+    rows: ImportChange[],
   ): Promise<string[]> {
     const updated = await rowsOf<{ id: string }>(
       em,

@@ -4,7 +4,8 @@ import { ValidationFailedError } from '@almanac/shared';
 import { DataSource } from 'typeorm';
 import { CursorPosition, decodeCursor, encodeCursor } from '../domain/feed-cursor';
 import { readableEventTypes } from './event-types';
-import { FeedEvent, WebhookRepository } from '../infrastructure/webhook.repository';
+import type { FeedEvent } from '../domain/webhook';
+import { WebhookRepository } from '../infrastructure/webhook.repository';
 
 export const CHANGES_DEFAULT_LIMIT = 100;
 export const CHANGES_MAX_LIMIT = 1000;

@@ -11,8 +11,8 @@ import {
   MAX_IN_FLIGHT_PER_ORGANIZATION,
   MAX_IN_FLIGHT_WHILE_TIMING_OUT,
 } from '../domain/delivery-limits';
-import { RESPONSE_BODY_BYTES, RETENTION_MS, signingSecrets } from '../domain/webhook';
-import { ClaimedDelivery, WebhookRepository } from '../infrastructure/webhook.repository';
+import { ClaimedDelivery, RESPONSE_BODY_BYTES, RETENTION_MS, signingSecrets } from '../domain/webhook';
+import { WebhookRepository } from '../infrastructure/webhook.repository';
 import { WebhookMetrics } from '../infrastructure/webhook-metrics';
 
 /** Outbox events fanned out per statement. */

@@ -32,6 +32,34 @@ export interface WebhookDelivery {
   createdAt: Date;
 }
 
+/** A delivery claimed for one attempt (under a lease), with what the attempt sends and signs. */
+export interface ClaimedDelivery {
+  organizationId: string;
+  deliveryId: string;
+  attempts: number;
+  lease: Date;
+  endpoint: Pick<WebhookEndpoint, 'id' | 'url' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'> & {
+    /** The endpoint's timeouts in a row when this attempt was claimed. */
+    timeoutsAtClaim: number;
+  };
+  event: { id: string; type: string; createdAt: Date; data: unknown; previousStatus: string | null };
+}
+
+/** The change feed's position: after the event `seq` of transaction `txId`. */
+export interface FeedPosition {
+  txId: string;
+  seq: string;
+}
+
+/** An event of the change feed, with its position. */
+export interface FeedEvent extends FeedPosition {
+  id: string;
+  type: string;
+  createdAt: Date;
+  data: unknown;
+  previousStatus: string | null;
+}
+
 /** How long the old secret keeps signing after a rotation. */
 export const SECRET_OVERLAP_MS = 24 * 60 * 60 * 1000;
 /** Events and deliveries are kept this long. */

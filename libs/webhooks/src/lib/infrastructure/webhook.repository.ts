@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Page, pageWithTotal, rowsOf } from '@almanac/shared';
 import type { EntityManager } from 'typeorm';
-import { DeliveryStatus, WebhookDelivery, WebhookEndpoint } from '../domain/webhook';
+import { ClaimedDelivery, DeliveryStatus, FeedEvent, FeedPosition, WebhookDelivery, WebhookEndpoint } from '../domain/webhook';
 
 interface EndpointRow {
   id: string;
@@ -33,32 +33,6 @@ interface DeliveryRow {
 }
 
 /** A delivery claimed for one attempt, with what it takes to make it. */
-export interface ClaimedDelivery {
-  organizationId: string;
-  deliveryId: string;
-  attempts: number;
-  lease: Date;
-  endpoint: Pick<WebhookEndpoint, 'id' | 'url' | 'secret' | 'previousSecret' | 'previousSecretExpiresAt'> & {
-    /** The endpoint's timeouts in a row when this attempt was claimed. */
-    timeoutsAtClaim: number;
-  };
-  event: { id: string; type: string; createdAt: Date; data: unknown; previousStatus: string | null };
-}
-
-/** The change feed's position: after the event `seq` of transaction `txId`. */
-export interface FeedPosition {
-  txId: string;
-  seq: string;
-}
-
-export interface FeedEvent extends FeedPosition {
-  id: string;
-  type: string;
-  createdAt: Date;
-  data: unknown;
-  previousStatus: string | null;
-}
-
 const ENDPOINT_COLUMNS =
   'id, organization_id, url, events, description, enabled, secret, previous_secret, previous_secret_expires_at, created_at, updated_at';
 const DELIVERY_COLUMNS =

@@ -1,5 +1,5 @@
 import { ApiExtraModels, ApiProperty, ApiPropertyOptions } from '@nestjs/swagger';
-import { POST_FIELDS, type PostView, type TermView } from '../../domain';
+import { POST_FIELDS, representPost, type PostView, type TermView } from '../../domain';
 import { POST_STATUSES, PostStatus } from '../../domain/post-status';
 import { ApiContentBlocks, CONTENT_BLOCK_MODELS, ContentBlockDto } from './content-block.dto';
 
@@ -78,7 +78,8 @@ export function toPostListItem(view: PostView): PostListItem {
 }
 
 export function toPost(view: PostView): Post {
-  return { ...POST_FIELDS.represent(view), content: (view.content ?? []) as ContentBlockDto[] };
+  // Content blocks are stored and shown exactly as sent: the same values as the DTO's classes describe.
+  return representPost(view) as Post;
 }
 
 export function toTerm(view: TermView): PostCategory & PostTag {
