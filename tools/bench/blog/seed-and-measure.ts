@@ -13,14 +13,13 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { IdentityService } from '@almanac/identity';
-import { AppConfig, migrateDatabase, newId, startEmbeddedPostgres, type EmbeddedDatabase } from '@almanac/shared';
+import { AppConfig, migrateDatabase, newId, startEmbeddedPostgres, type EmbeddedDatabase, type Transactions } from '@almanac/shared';
 import { mkdtempSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client } from 'pg';
-import type { EntityManager } from 'typeorm';
 import { createApp } from '../../../apps/api/src/bootstrap';
 import { ALL_MIGRATIONS } from '../../../apps/api/src/migrations';
 import type { PostListCriteria } from '../../../libs/blog/src/lib/domain/post';
@@ -291,27 +290,33 @@ function searchTerms(): Record<'common' | 'medium' | 'rare', string[]> {
 }
 
 async function measureRepositories(db: Client, seeded: Seeded): Promise<Stats[]> {
-  // The repositories take an EntityManager; they only ever call query(text, values).
-  const em = {
-    query: async (text: string, values?: unknown[]) => (await db.query(text, values)).rows,
-    transaction: async <T>(work: (tx: EntityManager) => Promise<T>): Promise<T> => {
+  // The repositories run their statements through the unit of work: one client, BEGIN/COMMIT for `run`.
+  let inTransaction = false;
+  const unitOfWork = {
+    rows: async (text: string, values?: unknown[]) => (await db.query(text, values)).rows,
+    rowsInTransaction: async (text: string, values?: unknown[]) => (await db.query(text, values)).rows,
+    run: async <T>(work: () => Promise<T>): Promise<T> => {
+      if (inTransaction) return work();
+      inTransaction = true;
       await db.query('BEGIN');
       try {
-        const result = await work(em);
+        const result = await work();
         await db.query('COMMIT');
         return result;
       } catch (error) {
         await db.query('ROLLBACK');
         throw error;
+      } finally {
+        inTransaction = false;
       }
     },
-  } as unknown as EntityManager;
+  } as unknown as Transactions;
   // Rankings never cached: these figures are what each statement costs live.
-  const posts = new PostRepository(new SearchRankingCache({ ...SEARCH_RANKING_DEFAULTS, minTotal: Number.POSITIVE_INFINITY }));
-  const categories = new TermRepository('category');
-  const tags = new TermRepository('tag');
+  const posts = new PostRepository(unitOfWork, new SearchRankingCache({ ...SEARCH_RANKING_DEFAULTS, minTotal: Number.POSITIVE_INFINITY }));
+  const categories = new TermRepository(unitOfWork, 'category');
+  const tags = new TermRepository(unitOfWork, 'tag');
   const base: PostListCriteria = { organizationId: seeded.orgId, order: 'desc', limit: 20, offset: 0, now: NOW };
-  const list = (criteria: Partial<PostListCriteria>) => async () => (await posts.list(em, { ...base, ...criteria })).total;
+  const list = (criteria: Partial<PostListCriteria>) => async () => (await posts.list({ ...base, ...criteria })).total;
   const terms = searchTerms();
   const cats = seeded.categories.slice(0, 5);
   const tagRefs = seeded.tags.slice(0, 10);
@@ -338,9 +343,9 @@ async function measureRepositories(db: Client, seeded: Seeded): Promise<Stats[]>
   await run('search: stemmed ("scheduling" finds "schedules")', [list({ search: 'scheduling' })]);
   await run('search: medium word + category + status=published', terms.medium.map((w, i) => list({ search: w, categorySlug: cats[i % cats.length]!.slug, status: 'published' })));
   await run('search: rare word + tag', terms.rare.map((w, i) => list({ search: w, tagSlug: tagRefs[i]!.slug })));
-  await run('get one post with content', seeded.samplePostIds.slice(0, 20).map((id) => async () => ((await posts.findView(em, seeded.orgId, id, NOW)) ? 1 : 0)));
-  await run(`categories with post_count (${CATEGORIES})`, [async () => (await categories.list(em, seeded.orgId, NOW)).length]);
-  await run(`tags with post_count (${TAGS})`, [async () => (await tags.list(em, seeded.orgId, NOW)).length]);
+  await run('get one post with content', seeded.samplePostIds.slice(0, 20).map((id) => async () => ((await posts.findView(seeded.orgId, id, NOW)) ? 1 : 0)));
+  await run(`categories with post_count (${CATEGORIES})`, [async () => (await categories.list(seeded.orgId, NOW)).length]);
+  await run(`tags with post_count (${TAGS})`, [async () => (await tags.list(seeded.orgId, NOW)).length]);
   return results;
 }
 

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { SqlClient } from '@almanac/shared';
 import { PostgresQueryRunner } from 'typeorm/driver/postgres/PostgresQueryRunner';
 
 /** The header that names the request whose SQL is recorded. */
@@ -34,15 +35,26 @@ export class RequestSql {
     const probe = randomUUID();
     const seen: string[] = [];
     const context = this.context;
+    const record = (sql: unknown) => {
+      if (context.getStore() === probe) seen.push(String(sql));
+    };
+    // Both ways a statement reaches PostgreSQL: a query runner (transactions) and the pool's thin path.
     const query = PostgresQueryRunner.prototype.query;
-    const spy = jest.spyOn(PostgresQueryRunner.prototype, 'query').mockImplementation(function (this: PostgresQueryRunner, ...args: Parameters<typeof query>) {
-      if (context.getStore() === probe) seen.push(String(args[0]));
-      return query.apply(this, args);
-    });
+    const thin = SqlClient.prototype.query;
+    const spies = [
+      jest.spyOn(PostgresQueryRunner.prototype, 'query').mockImplementation(function (this: PostgresQueryRunner, ...args: Parameters<typeof query>) {
+        record(args[0]);
+        return query.apply(this, args);
+      }),
+      jest.spyOn(SqlClient.prototype, 'query').mockImplementation(function (this: SqlClient, ...args: Parameters<typeof thin>) {
+        record(args[0]);
+        return thin.apply(this, args) as ReturnType<typeof thin>;
+      }),
+    ];
     try {
       await send({ [PROBE_HEADER]: probe });
     } finally {
-      spy.mockRestore();
+      for (const spy of spies) spy.mockRestore();
     }
     return seen;
   }

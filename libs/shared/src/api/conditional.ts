@@ -1,7 +1,7 @@
 import { applyDecorators, createParamDecorator, UseGuards, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { DataSource, EntityManager } from 'typeorm';
+import { Transactions } from '../database/transactions';
 import { DomainError } from '../domain/domain-error';
 import { entityTagOf, parseEntityTags } from './http-semantics';
 
@@ -15,9 +15,9 @@ import { entityTagOf, parseEntityTags } from './http-semantics';
  *   (`AlmanacExpressAdapter.reply`): one `JSON.stringify`, as for any answer.
  * - A PATCH or DELETE takes `@IfMatch()`, turns it into a `Precondition` of its record with the same
  *   representation its GET sends, and hands it to the service, which checks it with
- *   `checkPrecondition` inside the transaction of the write, after locking the record's row: two
- *   writes with the same `If-Match` cannot both pass. A mismatch is 412 `precondition_failed` and
- *   nothing changes.
+ *   `checkLocked` inside the transaction of the write, on the record as its repository's row lock
+ *   reads it: two writes with the same `If-Match` cannot both pass. A mismatch is 412
+ *   `precondition_failed` and nothing changes.
  */
 
 export class PreconditionFailedError extends DomainError {
@@ -51,6 +51,17 @@ export class Precondition<T> {
     return this.tags !== undefined;
   }
 
+  /**
+   * Inside the write's transaction: takes the record's row lock through its repository (`lock` reads
+   * the record as it is now, `FOR UPDATE`) and asserts the precondition, so two writes with the same
+   * `If-Match` cannot both pass. Nothing happens without one; a missing record is left to the write (404).
+   */
+  async checkLocked(lock: () => Promise<T | null>): Promise<void> {
+    if (!this.required) return;
+    const current = await lock();
+    if (current) this.assert(current);
+  }
+
   /** 412 unless the record as it is now has one of the listed tags (strong comparison; `*` matches any). */
   assert(record: T): void {
     if (!this.tags || this.tags.any) return;
@@ -59,46 +70,21 @@ export class Precondition<T> {
   }
 }
 
-/** The table and key of a tenant row a precondition is checked on. */
-export interface RowRef {
-  readonly table: string;
-  readonly organizationId: string;
-  readonly id: string;
-}
-
 /**
- * Inside the write's transaction: locks the row (`FOR UPDATE`), reads the record as it is now and
- * asserts the precondition. Nothing happens without one; a missing row is left to the write (404).
+ * A write of one statement that may carry a precondition: without one it runs as it is (the statement
+ * alone); with one, in a transaction that first locks the record through its repository and checks it
+ * (`Precondition.checkLocked`).
  */
-export async function checkPrecondition<T>(
-  em: EntityManager,
+export function writeUnderPrecondition<T, R>(
+  transactions: Transactions,
   precondition: Precondition<T>,
-  row: RowRef,
-  load: (em: EntityManager) => Promise<T | null | undefined>,
-): Promise<void> {
-  if (!precondition.required) return;
-  if (!/^[a-z_]+$/.test(row.table)) throw new Error(`not a table name: ${row.table}`);
-  if (!em.queryRunner?.isTransactionActive) throw new Error('checkPrecondition must run inside the write transaction');
-  await em.query(`SELECT 1 FROM ${row.table} WHERE organization_id = $1 AND id = $2 FOR UPDATE`, [row.organizationId, row.id]);
-  const current = await load(em);
-  if (current) precondition.assert(current);
-}
-
-/**
- * A single-statement write that may carry a precondition: without one it runs as it is, on the
- * data source's manager; with one, in a transaction that first checks it (`checkPrecondition`).
- */
-export async function writeUnderPrecondition<T, R>(
-  dataSource: DataSource,
-  precondition: Precondition<T>,
-  row: RowRef,
-  load: (em: EntityManager) => Promise<T | null | undefined>,
-  write: (em: EntityManager) => Promise<R>,
+  lock: () => Promise<T | null>,
+  write: () => Promise<R>,
 ): Promise<R> {
-  if (!precondition.required) return write(dataSource.manager);
-  return dataSource.transaction(async (em) => {
-    await checkPrecondition(em, precondition, row, load);
-    return write(em);
+  if (!precondition.required) return write();
+  return transactions.run(async () => {
+    await precondition.checkLocked(lock);
+    return write();
   });
 }
 

@@ -1,5 +1,5 @@
-import { isCalendarDate, isDateTimeWithZone } from '../domain/time';
-import { CALENDAR_DATE_PATTERN, DATE_TIME_WITH_ZONE_PATTERN, TIME_OF_DAY_PATTERN } from './validators';
+import { isCalendarDate, isDateTimeWithZone, TIME_OF_DAY_PATTERN } from '../domain/time';
+import { CALENDAR_DATE_PATTERN, DATE_TIME_WITH_ZONE_PATTERN } from './validators';
 
 const pad = (n: number, width: number) => String(n).padStart(width, '0');
 

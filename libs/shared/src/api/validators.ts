@@ -40,8 +40,6 @@ export const CALENDAR_DATE_PATTERN = `^${DATE}$`;
 export const DATE_TIME_WITH_ZONE_PATTERN = `^${DATE}[Tt]${TIME}$`;
 /** What IsDateOrDateTime accepts (the same way). */
 export const DATE_OR_DATE_TIME_PATTERN = `^${DATE}([Tt]${TIME})?$`;
-/** `HH:MM`, 00:00–23:59. */
-export const TIME_OF_DAY_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
 
 /**
  * Optional, but not nullable: absent is fine, `null` is validated (and refused) like any other

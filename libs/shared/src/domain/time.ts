@@ -3,7 +3,7 @@ const DATE_TIME_WITH_ZONE =
   /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,9})?)?(Z|[+-](\d{2}):?(\d{2}))$/i;
 const CALENDAR_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 /** `HH:MM`, 00:00–23:59: the check, and the pattern the OpenAPI document states. */
-export const TIME_OF_DAY_PATTERN = '^([01]\\d|2[0-3]):[0-5]\\d$';
+export const TIME_OF_DAY_PATTERN = '^([01][0-9]|2[0-3]):[0-5][0-9]$';
 const TIME_OF_DAY = new RegExp(TIME_OF_DAY_PATTERN);
 
 function daysInMonth(year: number, month: number): number {

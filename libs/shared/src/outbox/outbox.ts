@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { Transactions } from '../database/transactions';
 import { DomainEvent } from '../domain/domain-event';
 import { newId } from '../domain/ids';
 
@@ -20,6 +21,16 @@ export const OUTBOX_EVENTS_PER_STATEMENT = 1000;
 
 @Injectable()
 export class Outbox {
+  constructor(private readonly transactions: Transactions) {}
+
+  /**
+   * Records the events in the ambient unit of work (`Transactions.run`), the transaction of the
+   * change they announce; how application services announce. Returns the ids given to the events.
+   */
+  announce(...events: DomainEvent[]): Promise<string[]> {
+    return this.record(this.transactions.manager(), ...events);
+  }
+
   /** Returns the ids given to the events, in order. */
   async record(em: EntityManager, ...events: DomainEvent[]): Promise<string[]> {
     const ids: string[] = [];

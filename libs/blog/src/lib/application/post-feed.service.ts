@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { IdentityService } from '@almanac/identity';
 import { AppConfig, Clock, entityTagOf, NotFoundError } from '@almanac/shared';
-import { DataSource } from 'typeorm';
 import { FEED_ENTRIES, renderAtomFeed } from '../domain/atom-feed';
 import { PostFeedRepository } from '../infrastructure/post-feed.repository';
 
@@ -20,7 +18,6 @@ export interface AtomFeedAnswer {
 @Injectable()
 export class PostFeedService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly identity: IdentityService,
     private readonly feed: PostFeedRepository,
     private readonly config: AppConfig,
@@ -31,14 +28,13 @@ export class PostFeedService {
   async atom(key: string): Promise<AtomFeedAnswer> {
     const reader = await this.identity.publishableReader(key);
     if (!reader) throw new NotFoundError('Feed');
-    const em = this.dataSource.manager;
-    const heads = await this.feed.heads(em, reader.organizationId, this.clock.now(), FEED_ENTRIES);
+    const heads = await this.feed.heads(reader.organizationId, this.clock.now(), FEED_ENTRIES);
     const selfUrl = `${this.config.appUrl}/public/v1/posts.atom?key=${encodeURIComponent(key)}`;
     const etag = entityTagOf(JSON.stringify([reader.organizationId, reader.organizationName, reader.siteUrl, selfUrl, heads]));
     return {
       etag,
       body: async () => {
-        const contents = await this.feed.contents(em, reader.organizationId, heads.map((head) => head.id));
+        const contents = await this.feed.contents(reader.organizationId, heads.map((head) => head.id));
         return renderAtomFeed({
           id: `urn:uuid:${reader.organizationId}`,
           title: reader.organizationName,

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { AppConfig, Clock, findBySecretToken, newId, NotFoundError, secretHash, secretToken } from '@almanac/shared';
-import { DataSource } from 'typeorm';
 import type { PostView } from '../domain/post';
 import { PREVIEW_DEFAULT_MINUTES, PREVIEW_TOKEN_PATTERN } from '../domain/preview-link';
 import { PostPreviewLinkRepository } from '../infrastructure/post-preview-link.repository';
@@ -14,7 +12,6 @@ import { PostsService } from './posts.service';
 @Injectable()
 export class PostPreviewsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly links: PostPreviewLinkRepository,
     private readonly posts: PostsService,
     private readonly config: AppConfig,
@@ -26,7 +23,7 @@ export class PostPreviewsService {
     const token = secretToken(32);
     const now = this.clock.now();
     const expiresAt = new Date(now.getTime() + minutes * 60_000);
-    const created = await this.links.create(this.dataSource.manager, {
+    const created = await this.links.create({
       organizationId,
       id: newId(),
       postId,
@@ -41,7 +38,7 @@ export class PostPreviewsService {
 
   /** The post a live link shows; unknown, expired, or its post deleted: not found. */
   async open(token: string): Promise<PostView> {
-    const link = await findBySecretToken(token, PREVIEW_TOKEN_PATTERN, (hash) => this.links.open(this.dataSource.manager, hash, this.clock.now()));
+    const link = await findBySecretToken(token, PREVIEW_TOKEN_PATTERN, (hash) => this.links.open(hash, this.clock.now()));
     if (!link) throw new NotFoundError('Preview');
     return this.posts.get(link.organizationId, link.postId);
   }

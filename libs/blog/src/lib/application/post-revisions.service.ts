@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { NotFoundError, Precondition } from '@almanac/shared';
-import { DataSource } from 'typeorm';
 import type { PostView } from '../domain/post';
 import type { PostRevision } from '../domain/post-revision';
 import { PostRevisionRepository } from '../infrastructure/post-revision.repository';
@@ -11,20 +9,18 @@ import { Actor, PostsService } from './posts.service';
 @Injectable()
 export class PostRevisionsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly revisions: PostRevisionRepository,
     private readonly posts: PostsService,
   ) {}
 
   /** Newest first; an unknown post (or another organization's) is not found. */
   async list(organizationId: string, postId: string, page: { limit: number; offset: number }): Promise<{ items: PostRevision[]; total: number }> {
-    const em = this.dataSource.manager;
-    if (!(await this.revisions.postExists(em, organizationId, postId))) throw new NotFoundError('Post');
-    return this.revisions.page(em, organizationId, postId, page);
+    if (!(await this.revisions.postExists(organizationId, postId))) throw new NotFoundError('Post');
+    return this.revisions.page(organizationId, postId, page);
   }
 
   async get(organizationId: string, postId: string, revisionId: string): Promise<PostRevision> {
-    const revision = await this.revisions.find(this.dataSource.manager, organizationId, postId, revisionId);
+    const revision = await this.revisions.find(organizationId, postId, revisionId);
     if (!revision) throw new NotFoundError('Revision');
     return revision;
   }

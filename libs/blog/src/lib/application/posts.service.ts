@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   assertChanges,
-  checkPrecondition,
   Clock,
   DomainError,
   FieldError,
@@ -10,8 +8,8 @@ import {
   NotFoundError,
   Outbox,
   Precondition,
+  Transactions,
 } from '@almanac/shared';
-import { DataSource, EntityManager } from 'typeorm';
 import { newPost, type PostInput, type PostListCriteria, type PostView } from '../domain/post';
 import { resolvePublication } from '../domain/post-status';
 import { postChanged, postDeleted } from '../domain/blog-announcements';
@@ -40,7 +38,7 @@ class InvalidReferencesError extends DomainError {
 @Injectable()
 export class PostsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly clock: Clock,
     private readonly posts: PostRepository,
     private readonly rankings: SearchRankingCache,
@@ -49,28 +47,28 @@ export class PostsService {
   ) {}
 
   async list(criteria: Omit<PostListCriteria, 'now'>): Promise<{ posts: PostView[]; total: number }> {
-    return this.posts.list(this.dataSource.manager, { ...criteria, now: this.clock.now() });
+    return this.posts.list({ ...criteria, now: this.clock.now() });
   }
 
   async get(organizationId: string, id: string): Promise<PostView> {
-    const post = await this.posts.findView(this.dataSource.manager, organizationId, id, this.clock.now());
+    const post = await this.posts.findView(organizationId, id, this.clock.now());
     if (!post) throw new NotFoundError('Post');
     return post;
   }
 
   async create(actor: Actor, command: CreatePostCommand): Promise<PostView> {
-    return this.rankings.invalidatingAfter(actor.organizationId, this.dataSource.transaction(async (em) => {
+    return this.rankings.invalidatingAfter(actor.organizationId, this.transactions.run(async () => {
       const now = this.clock.now();
       const publication = resolvePublication(undefined, { status: command.status, publishedAt: command.publishedAt }, now);
-      await this.checkReferences(em, actor.organizationId, command);
+      await this.checkReferences(actor.organizationId, command);
       const authorId =
-        command.authorId !== undefined ? command.authorId : await this.defaultAuthor(em, actor);
+        command.authorId !== undefined ? command.authorId : await this.defaultAuthor(actor);
       const id = newId();
-      await this.posts.insert(em, newPost({ id, organizationId: actor.organizationId, authorId }, command, publication, now));
-      if (command.tagIds?.length) await this.posts.replaceTags(em, actor.organizationId, id, command.tagIds);
-      await this.revisions.record(em, [{ organizationId: actor.organizationId, postId: id, id: newId() }], now);
-      const created = (await this.posts.findView(em, actor.organizationId, id, now))!;
-      await this.outbox.record(em, ...postChanged(null, created, now));
+      await this.posts.insert(newPost({ id, organizationId: actor.organizationId, authorId }, command, publication, now));
+      if (command.tagIds?.length) await this.posts.replaceTags(actor.organizationId, id, command.tagIds);
+      await this.revisions.record([{ organizationId: actor.organizationId, postId: id, id: newId() }], now);
+      const created = (await this.posts.findView(actor.organizationId, id, now))!;
+      await this.outbox.announce(...postChanged(null, created, now));
       return created;
     }));
   }
@@ -87,22 +85,23 @@ export class PostsService {
     { alwaysRevise = false }: { alwaysRevise?: boolean } = {},
   ): Promise<PostView> {
     assertChanges(command);
-    return this.rankings.invalidatingAfter(actor.organizationId, this.dataSource.transaction(async (em) => {
+    return this.rankings.invalidatingAfter(actor.organizationId, this.transactions.run(async () => {
       const now = this.clock.now();
       // Locked: the publisher (SKIP LOCKED) leaves this post alone until the change is committed.
-      const current = await this.posts.lockForUpdate(em, actor.organizationId, id);
+      const current = await this.posts.lockForUpdate(actor.organizationId, id);
       if (!current) throw new NotFoundError('Post');
-      if (precondition.required) precondition.assert((await this.posts.findView(em, actor.organizationId, id, now))!);
+      if (precondition.required) precondition.assert((await this.posts.findView(actor.organizationId, id, now))!);
       const publication = resolvePublication(current, { status: command.status, publishedAt: command.publishedAt }, now);
-      await this.checkReferences(em, actor.organizationId, command);
+      await this.checkReferences(actor.organizationId, command);
       const { tagIds: _tagIds, status: _status, publishedAt: _publishedAt, ...fields } = command;
-      await this.posts.update(em, actor.organizationId, id, { ...fields, status: publication.status, publishedAt: publication.publishedAt, updatedAt: now });
-      if (command.tagIds !== undefined) await this.posts.replaceTags(em, actor.organizationId, id, command.tagIds);
-      await this.revisions.record(em, [{ organizationId: actor.organizationId, postId: id, id: newId() }], now, alwaysRevise);
-      const updated = (await this.posts.findView(em, actor.organizationId, id, now))!;
+      const changes = { ...fields, status: publication.status, publishedAt: publication.publishedAt, updatedAt: now };
+      await this.posts.update(actor.organizationId, id, changes);
+      if (command.tagIds !== undefined) await this.posts.replaceTags(actor.organizationId, id, command.tagIds);
+      await this.revisions.record([{ organizationId: actor.organizationId, postId: id, id: newId() }], now, alwaysRevise);
+      const updated = (await this.posts.findView(actor.organizationId, id, now))!;
       // An overdue scheduled post already reads as published: the scheduler announces it, not this change.
       const before = current.status === 'scheduled' && current.publishedAt !== null && current.publishedAt <= now ? 'published' : current.status;
-      await this.outbox.record(em, ...postChanged(before, updated, now));
+      await this.outbox.announce(...postChanged(before, updated, now));
       return updated;
     }));
   }
@@ -111,13 +110,11 @@ export class PostsService {
   async delete(organizationId: string, id: string, precondition = Precondition.none<PostView>()): Promise<string> {
     const deleted = await this.rankings.invalidatingAfter(
       organizationId,
-      this.dataSource.transaction(async (em) => {
-        await checkPrecondition(em, precondition, { table: 'posts', organizationId, id }, (tx) =>
-          this.posts.findView(tx, organizationId, id, this.clock.now()),
-        );
-        const gone = await this.posts.delete(em, organizationId, id);
+      this.transactions.run(async () => {
+        await precondition.checkLocked(() => this.posts.lockView(organizationId, id, this.clock.now()));
+        const gone = await this.posts.delete(organizationId, id);
         if (gone !== null) {
-          await this.outbox.record(em, postDeleted(organizationId, gone, this.clock.now()));
+          await this.outbox.announce(postDeleted(organizationId, gone, this.clock.now()));
         }
         return gone;
       }),
@@ -127,26 +124,26 @@ export class PostsService {
   }
 
   /** category_id, tag_ids and author_id must name records of the organization (422 otherwise). */
-  private async checkReferences(em: EntityManager, organizationId: string, command: UpdatePostCommand): Promise<void> {
+  private async checkReferences(organizationId: string, command: UpdatePostCommand): Promise<void> {
     const errors: FieldError[] = [];
-    if (command.categoryId && !(await this.posts.categoryExists(em, organizationId, command.categoryId))) {
+    if (command.categoryId && !(await this.posts.categoryExists(organizationId, command.categoryId))) {
       errors.push({ field: 'category_id', message: 'no such category in the organization' });
     }
     if (command.tagIds?.length) {
-      const missing = new Set((await this.posts.missingTagIds(em, organizationId, command.tagIds)).map((tagId) => tagId.toLowerCase()));
+      const missing = new Set((await this.posts.missingTagIds(organizationId, command.tagIds)).map((tagId) => tagId.toLowerCase()));
       command.tagIds.forEach((tagId, index) => {
         if (missing.has(tagId.toLowerCase())) errors.push({ field: `tag_ids[${index}]`, message: 'no such tag in the organization' });
       });
     }
-    if (command.authorId && !(await this.posts.userExists(em, organizationId, command.authorId))) {
+    if (command.authorId && !(await this.posts.userExists(organizationId, command.authorId))) {
       errors.push({ field: 'author_id', message: 'no such user in the organization' });
     }
     if (errors.length > 0) throw new InvalidReferencesError(errors);
   }
 
   /** The user the API key was issued for, when it belongs to the organization. */
-  private async defaultAuthor(em: EntityManager, actor: Actor): Promise<string | null> {
+  private async defaultAuthor(actor: Actor): Promise<string | null> {
     if (!actor.userId) return null;
-    return (await this.posts.userExists(em, actor.organizationId, actor.userId)) ? actor.userId : null;
+    return (await this.posts.userExists(actor.organizationId, actor.userId)) ? actor.userId : null;
   }
 }

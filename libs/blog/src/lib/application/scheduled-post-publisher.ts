@@ -1,10 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Clock, newId, Outbox } from '@almanac/shared';
+import { Clock, newId, Outbox, Transactions } from '@almanac/shared';
 import { postPublished } from '../domain/blog-announcements';
 import { PostRepository } from '../infrastructure/post.repository';
 import { PostRevisionRepository } from '../infrastructure/post-revision.repository';
-import { DataSource } from 'typeorm';
 import { SearchRankingCache } from '../infrastructure/search-ranking-cache';
 
 /**
@@ -27,17 +25,18 @@ export class ScheduledPostPublisher implements OnApplicationBootstrap, OnModuleD
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<unknown> | undefined;
 
+  private readonly posts: PostRepository;
+  private readonly revisions: PostRevisionRepository;
+
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly clock: Clock,
     private readonly rankings: SearchRankingCache,
     private readonly outbox: Outbox,
   ) {
-    this.posts = new PostRepository(rankings);
+    this.posts = new PostRepository(transactions, rankings);
+    this.revisions = new PostRevisionRepository(transactions);
   }
-
-  private readonly posts: PostRepository;
-  private readonly revisions = new PostRevisionRepository();
 
   async onApplicationBootstrap(): Promise<void> {
     await this.tick();
@@ -68,12 +67,13 @@ export class ScheduledPostPublisher implements OnApplicationBootstrap, OnModuleD
     for (;;) {
       const now = this.clock.now();
       // Each publication is announced (post.published) in the transaction that makes it.
-      const rows = await this.dataSource.transaction(async (em) => {
-        const claimed = await this.posts.claimDueScheduled(em, now, ScheduledPostPublisher.BATCH_SIZE);
-        await this.revisions.record(em, claimed.map((row) => ({ organizationId: row.organizationId, postId: row.id, id: newId() })), now);
+      const rows = await this.transactions.run(async () => {
+        const claimed = await this.posts.claimDueScheduled(now, ScheduledPostPublisher.BATCH_SIZE);
+        const targets = claimed.map((row) => ({ organizationId: row.organizationId, postId: row.id, id: newId() }));
+        await this.revisions.record(targets, now);
         for (const row of claimed) {
-          const view = await this.posts.findView(em, row.organizationId, row.id, now);
-          if (view) await this.outbox.record(em, postPublished(view, now));
+          const view = await this.posts.findView(row.organizationId, row.id, now);
+          if (view) await this.outbox.announce(postPublished(view, now));
         }
         return claimed;
       });
@@ -84,7 +84,7 @@ export class ScheduledPostPublisher implements OnApplicationBootstrap, OnModuleD
   }
 
   private async tick(): Promise<void> {
-    if (this.running || !this.dataSource.isInitialized) return;
+    if (this.running || !this.transactions.open()) return;
     const run = this.publishDue()
       .then((ids) => {
         if (ids.length > 0) this.logger.log({ published: ids.length }, 'published scheduled posts');

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   assertChanges,
-  checkPrecondition,
   Clock,
   firstFreeSlug,
   newId,
@@ -10,9 +8,9 @@ import {
   Precondition,
   slugify,
   SlugTakenError,
+  Transactions,
   writeUnderPrecondition,
 } from '@almanac/shared';
-import { DataSource } from 'typeorm';
 import type { TermKindName, TermView } from '../domain/term';
 import { SearchRankingCache } from '../infrastructure/search-ranking-cache';
 import { TermRepository } from '../infrastructure/term.repository';
@@ -25,37 +23,37 @@ export abstract class TermsService {
   private readonly terms: TermRepository;
 
   protected constructor(
-    private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly clock: Clock,
     private readonly resource: string,
     kind: TermKindName,
     private readonly rankings: SearchRankingCache,
   ) {
-    this.terms = new TermRepository(kind);
+    this.terms = new TermRepository(transactions, kind);
   }
 
   list(organizationId: string): Promise<TermView[]> {
-    return this.terms.list(this.dataSource.manager, organizationId, this.clock.now());
+    return this.terms.list(organizationId, this.clock.now());
   }
 
   async get(organizationId: string, id: string): Promise<TermView> {
-    const term = await this.terms.find(this.dataSource.manager, organizationId, id, this.clock.now());
+    const term = await this.terms.find(organizationId, id, this.clock.now());
     if (!term) throw new NotFoundError(this.resource);
     return term;
   }
 
   async create(organizationId: string, input: { name: string; slug?: string }): Promise<TermView> {
-    return this.rankings.invalidatingAfter(organizationId, this.dataSource.transaction(async (em) => {
+    return this.rankings.invalidatingAfter(organizationId, this.transactions.run(async () => {
       const now = this.clock.now();
       const id = newId();
       const base = slugify(input.name);
-      if (input.slug === undefined) await this.terms.lockSlugBase(em, organizationId, base);
+      if (input.slug === undefined) await this.terms.lockSlugBase(organizationId, base);
       for (let attempt = 1; ; attempt++) {
-        const slug = input.slug ?? firstFreeSlug(base, await this.terms.slugsLike(em, organizationId, base));
-        if (await this.terms.insertIfSlugFree(em, organizationId, { id, name: input.name, slug }, now)) break;
+        const slug = input.slug ?? firstFreeSlug(base, await this.terms.slugsLike(organizationId, base));
+        if (await this.terms.insertIfSlugFree(organizationId, { id, name: input.name, slug }, now)) break;
         if (input.slug !== undefined || attempt >= SLUG_ATTEMPTS) throw new SlugTakenError(slug);
       }
-      return (await this.terms.find(em, organizationId, id, now))!;
+      return (await this.terms.find(organizationId, id, now))!;
     }));
   }
 
@@ -66,13 +64,11 @@ export abstract class TermsService {
     precondition = Precondition.none<TermView>(),
   ): Promise<TermView> {
     assertChanges(input);
-    return this.rankings.invalidatingAfter(organizationId, this.dataSource.transaction(async (em) => {
+    return this.rankings.invalidatingAfter(organizationId, this.transactions.run(async () => {
       const now = this.clock.now();
-      await checkPrecondition(em, precondition, { table: this.terms.table, organizationId, id }, (tx) =>
-        this.terms.find(tx, organizationId, id, now),
-      );
-      if (!(await this.terms.update(em, organizationId, id, input, now))) throw new NotFoundError(this.resource);
-      return (await this.terms.find(em, organizationId, id, now))!;
+      await precondition.checkLocked(() => this.terms.lockById(organizationId, id, now));
+      if (!(await this.terms.update(organizationId, id, input, now))) throw new NotFoundError(this.resource);
+      return (await this.terms.find(organizationId, id, now))!;
     }));
   }
 
@@ -81,11 +77,10 @@ export abstract class TermsService {
     const deleted = await this.rankings.invalidatingAfter(
       organizationId,
       writeUnderPrecondition(
-        this.dataSource,
+        this.transactions,
         precondition,
-        { table: this.terms.table, organizationId, id },
-        (em) => this.terms.find(em, organizationId, id, this.clock.now()),
-        (em) => this.terms.delete(em, organizationId, id),
+        () => this.terms.lockById(organizationId, id, this.clock.now()),
+        () => this.terms.delete(organizationId, id),
       ),
     );
     if (deleted === null) throw new NotFoundError(this.resource);
@@ -95,14 +90,14 @@ export abstract class TermsService {
 
 @Injectable()
 export class CategoriesService extends TermsService {
-  constructor(@InjectDataSource() dataSource: DataSource, clock: Clock, rankings: SearchRankingCache) {
-    super(dataSource, clock, 'Category', 'category', rankings);
+  constructor(transactions: Transactions, clock: Clock, rankings: SearchRankingCache) {
+    super(transactions, clock, 'Category', 'category', rankings);
   }
 }
 
 @Injectable()
 export class TagsService extends TermsService {
-  constructor(@InjectDataSource() dataSource: DataSource, clock: Clock, rankings: SearchRankingCache) {
-    super(dataSource, clock, 'Tag', 'tag', rankings);
+  constructor(transactions: Transactions, clock: Clock, rankings: SearchRankingCache) {
+    super(transactions, clock, 'Tag', 'tag', rankings);
   }
 }

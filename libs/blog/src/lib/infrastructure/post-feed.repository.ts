@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { rowsOf } from '@almanac/shared';
-import type { EntityManager } from 'typeorm';
+import { Transactions } from '@almanac/shared';
 import type { ContentBlock } from '../domain/content-block';
 import { isPublishedSql } from './post-queries';
 
@@ -51,8 +50,10 @@ const HEADS_SQL = `
 /** What the Atom feed reads: the entries' heads first (the ETag), their content only to render. */
 @Injectable()
 export class PostFeedRepository {
-  async heads(em: EntityManager, organizationId: string, now: Date, limit: number): Promise<FeedHead[]> {
-    const rows = await rowsOf<HeadRow>(em, HEADS_SQL, [organizationId, now, limit]);
+  constructor(private readonly db: Transactions) {}
+
+  async heads(organizationId: string, now: Date, limit: number): Promise<FeedHead[]> {
+    const rows = await this.db.rows<HeadRow>(HEADS_SQL, [organizationId, now, limit]);
     return rows.map((row) => ({
       id: row.id,
       title: row.title,
@@ -67,10 +68,9 @@ export class PostFeedRepository {
   }
 
   /** The content of the given posts of the organization, by id. */
-  async contents(em: EntityManager, organizationId: string, ids: readonly string[]): Promise<Map<string, ContentBlock[]>> {
+  async contents(organizationId: string, ids: readonly string[]): Promise<Map<string, ContentBlock[]>> {
     if (ids.length === 0) return new Map();
-    const rows = await rowsOf<{ id: string; content: ContentBlock[] }>(
-      em,
+    const rows = await this.db.rows<{ id: string; content: ContentBlock[] }>(
       'SELECT id, content FROM posts WHERE organization_id = $1 AND id = ANY($2::uuid[])',
       [organizationId, ids],
     );

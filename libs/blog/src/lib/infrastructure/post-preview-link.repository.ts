@@ -1,20 +1,19 @@
 import { Injectable } from '@nestjs/common';
-import { PG_FOREIGN_KEY_VIOLATION, pgErrorOf, rowsOf } from '@almanac/shared';
-import type { EntityManager } from 'typeorm';
+import { PG_FOREIGN_KEY_VIOLATION, pgErrorOf, Transactions } from '@almanac/shared';
 
 /** Preview links of posts: only the SHA-256 of each token is stored. */
 @Injectable()
 export class PostPreviewLinkRepository {
+  constructor(private readonly db: Transactions) {}
+
   /**
    * Stores a link to the post, in one statement that also drops the post's expired links (so they do
    * not pile up). False when the organization has no such post: nothing is stored.
    */
   async create(
-    em: EntityManager,
     link: { organizationId: string; id: string; postId: string; tokenHash: string; createdAt: Date; expiresAt: Date },
   ): Promise<boolean> {
-    const rows = await rowsOf(
-      em,
+    const rows = await this.db.rows(
       `WITH expired AS (
          DELETE FROM post_preview_links WHERE organization_id = $1 AND post_id = $3 AND expires_at <= $5
        )
@@ -31,9 +30,8 @@ export class PostPreviewLinkRepository {
   }
 
   /** The post an unexpired link opens; null for an unknown or expired token (a deleted post's links are gone). */
-  async open(em: EntityManager, tokenHash: string, now: Date): Promise<{ organizationId: string; postId: string } | null> {
-    const [row] = await rowsOf<{ organization_id: string; post_id: string }>(
-      em,
+  async open(tokenHash: string, now: Date): Promise<{ organizationId: string; postId: string } | null> {
+    const [row] = await this.db.rows<{ organization_id: string; post_id: string }>(
       'SELECT organization_id, post_id FROM post_preview_links WHERE token_hash = $1 AND expires_at > $2',
       [tokenHash, now],
     );

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { pageWithTotal, rowsOf } from '@almanac/shared';
-import type { EntityManager } from 'typeorm';
+import { pageWithTotal, Transactions } from '@almanac/shared';
 import type { ContentBlock } from '../domain/content-block';
 import type { PostStatus } from '../domain/post-status';
 import { MAX_REVISIONS_PER_POST, PostRevision, RevisionTarget } from '../domain/post-revision';
@@ -81,13 +80,15 @@ function toRevision(row: RevisionRow): PostRevision {
 /** Revisions of posts in SQL, every statement scoped to one organization (the record, to each target's). */
 @Injectable()
 export class PostRevisionRepository {
+  constructor(private readonly db: Transactions) {}
+
   /**
    * One revision per target whose stored fields changed since its newest revision (every target
    * when `always`), the oldest past 100 removed; one statement whatever the number of targets.
    */
-  async record(em: EntityManager, targets: readonly RevisionTarget[], at: Date, always = false): Promise<void> {
+  async record(targets: readonly RevisionTarget[], at: Date, always = false): Promise<void> {
     if (targets.length === 0) return;
-    await em.query(RECORD_SQL, [
+    await this.db.rows(RECORD_SQL, [
       targets.map((t) => t.organizationId),
       targets.map((t) => t.postId),
       targets.map((t) => t.id),
@@ -97,9 +98,9 @@ export class PostRevisionRepository {
   }
 
   /** A page of a post's revisions, newest first, without content, and how many there are. */
-  async page(em: EntityManager, organizationId: string, postId: string, page: { limit: number; offset: number }): Promise<{ items: PostRevision[]; total: number }> {
+  async page(organizationId: string, postId: string, page: { limit: number; offset: number }): Promise<{ items: PostRevision[]; total: number }> {
     const { rows, total } = await pageWithTotal<RevisionRow & { total: string }>(
-      em,
+      (sql, params) => this.db.rows(sql, params),
       `SELECT ${LIST_COLUMNS}, count(*) OVER () AS total FROM post_revisions
         WHERE organization_id = $1 AND post_id = $2 ORDER BY number DESC LIMIT $3 OFFSET $4`,
       'SELECT count(*) AS total FROM post_revisions WHERE organization_id = $1 AND post_id = $2',
@@ -110,9 +111,8 @@ export class PostRevisionRepository {
   }
 
   /** One revision of the post, with its content; null when the post has no such revision. */
-  async find(em: EntityManager, organizationId: string, postId: string, id: string): Promise<PostRevision | null> {
-    const [row] = await rowsOf<RevisionRow>(
-      em,
+  async find(organizationId: string, postId: string, id: string): Promise<PostRevision | null> {
+    const [row] = await this.db.rows<RevisionRow>(
       `SELECT ${LIST_COLUMNS}, content FROM post_revisions WHERE organization_id = $1 AND post_id = $2 AND id = $3`,
       [organizationId, postId, id],
     );
@@ -120,7 +120,7 @@ export class PostRevisionRepository {
   }
 
   /** Whether the organization has this post (its revisions are 404 otherwise, as the post is). */
-  async postExists(em: EntityManager, organizationId: string, postId: string): Promise<boolean> {
-    return (await rowsOf(em, 'SELECT 1 FROM posts WHERE organization_id = $1 AND id = $2', [organizationId, postId])).length > 0;
+  async postExists(organizationId: string, postId: string): Promise<boolean> {
+    return (await this.db.rows('SELECT 1 FROM posts WHERE organization_id = $1 AND id = $2', [organizationId, postId])).length > 0;
   }
 }

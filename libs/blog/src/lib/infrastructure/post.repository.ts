@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { pgErrorOf, PG_FOREIGN_KEY_VIOLATION, PG_UNIQUE_VIOLATION, SlugTakenError, InvalidReferenceError, returnedRows, SqlParams } from '@almanac/shared';
-import type { EntityManager } from 'typeorm';
+import { pgErrorOf, PG_FOREIGN_KEY_VIOLATION, PG_UNIQUE_VIOLATION, SlugTakenError, InvalidReferenceError, SqlParams, Transactions } from '@almanac/shared';
 import type { PostListCriteria, PostView, StoredPost } from '../domain/post';
 import type { PostStatus } from '../domain/post-status';
 import {
@@ -66,14 +65,20 @@ async function searchPage<T>(
   return { total: ranking.total, rows: await statements.rows<T>(postsByIdsQuery(filter.organizationId, ids, filter.now)) };
 }
 
-/** Posts in SQL. Every statement is scoped to one organization, except the publisher's claim. */
+/**
+ * Posts in SQL. Every statement is scoped to one organization, except the publisher's claim, and runs
+ * in the ambient unit of work (`Transactions`), or on its own.
+ */
 @Injectable()
 export class PostRepository {
-  constructor(private readonly rankings: SearchRankingCache) {}
+  constructor(
+    private readonly db: Transactions,
+    private readonly rankings: SearchRankingCache,
+  ) {}
 
-  async findView(em: EntityManager, organizationId: string, id: string, now: Date): Promise<PostView | null> {
+  async findView(organizationId: string, id: string, now: Date): Promise<PostView | null> {
     const query = postByIdQuery(organizationId, id, now);
-    const rows = returnedRows<ViewRow>(await em.query(query.text, query.values));
+    const rows = await this.db.rows<ViewRow>(query.text, query.values);
     return rows[0] ? toView(rows[0]) : null;
   }
 
@@ -84,32 +89,35 @@ export class PostRepository {
    * work_mem raised so that tens of thousands of hits are counted and ranked in memory. Pages within
    * the first ranks go through `searchPage` (ranking, cached when broad, then the posts by id).
    */
-  async list(em: EntityManager, criteria: PostListCriteria): Promise<{ posts: PostView[]; total: number }> {
-    const filter = await this.resolveFilter(em, criteria);
+  async list(criteria: PostListCriteria): Promise<{ posts: PostView[]; total: number }> {
+    const filter = await this.resolveFilter(criteria);
     if (!filter) return { posts: [], total: 0 };
-    if (filter.search === undefined) return this.listRows(em, postListQuery(filter));
+    if (filter.search === undefined) return this.listRows(postListQuery(filter));
     const search = filter.search;
     const page = await searchPage<ViewRow>({ ...filter, search }, this.rankings, {
-      ranking: (query) => this.withSearchSettings(em, (tx) => tx.query(query.text, query.values)),
-      rows: async <T>(query: SqlQuery) => returnedRows<T>(await em.query(query.text, query.values)),
+      ranking: (query) => this.withSearchSettings(() => this.db.rows(query.text, query.values)),
+      rows: <T>(query: SqlQuery) => this.db.rows<T>(query.text, query.values),
     });
     if (page) return { total: page.total, posts: page.rows.map(toView) };
-    return this.withSearchSettings(em, (tx) => this.listRows(tx, postListQuery(filter)));
+    return this.withSearchSettings(() => this.listRows(postListQuery(filter)));
   }
 
-  private async listRows(em: EntityManager, query: SqlQuery): Promise<{ posts: PostView[]; total: number }> {
-    const rows = returnedRows<ViewRow & { total: string }>(await em.query(query.text, query.values));
+  private async listRows(query: SqlQuery): Promise<{ posts: PostView[]; total: number }> {
+    const rows = await this.db.rows<ViewRow & { total: string }>(query.text, query.values);
     return {
       total: Number(rows[0]?.total ?? 0),
       posts: rows.filter((row) => row.id !== null).map(toView),
     };
   }
 
-  /** In a transaction of its own: no sequential scan for the match, and room to keep the hits in memory. */
-  private withSearchSettings<T>(em: EntityManager, work: (tx: EntityManager) => Promise<T>): Promise<T> {
-    return em.transaction(async (tx) => {
-      await tx.query(SEARCH_SETTINGS_SQL);
-      return work(tx);
+  /**
+   * In a transaction of its own (a list runs outside any): no sequential scan for the match, and room
+   * to keep the hits in memory.
+   */
+  private withSearchSettings<T>(work: () => Promise<T>): Promise<T> {
+    return this.db.run(async () => {
+      await this.db.rows(SEARCH_SETTINGS_SQL);
+      return work();
     });
   }
 
@@ -117,26 +125,26 @@ export class PostRepository {
    * The filters with category and tag slugs turned into ids, or null when a slug names nothing (or
    * another category than `category_id`): then no post can match.
    */
-  private async resolveFilter(em: EntityManager, criteria: PostListCriteria): Promise<PostListFilter | null> {
+  private async resolveFilter(criteria: PostListCriteria): Promise<PostListFilter | null> {
     const { categorySlug, tagSlug, tagId, ...rest } = criteria;
     let categoryId = criteria.categoryId?.toLowerCase();
     if (categorySlug !== undefined) {
-      const id = await this.idBySlug(em, 'post_categories', criteria.organizationId, categorySlug);
+      const id = await this.idBySlug('post_categories', criteria.organizationId, categorySlug);
       if (id === null || (categoryId !== undefined && categoryId !== id)) return null;
       categoryId = id;
     }
     const tagIds = tagId !== undefined ? [tagId.toLowerCase()] : [];
     if (tagSlug !== undefined) {
-      const id = await this.idBySlug(em, 'post_tags', criteria.organizationId, tagSlug);
+      const id = await this.idBySlug('post_tags', criteria.organizationId, tagSlug);
       if (id === null) return null;
       if (!tagIds.includes(id)) tagIds.push(id);
     }
     return { ...rest, categoryId, tagIds };
   }
 
-  private async idBySlug(em: EntityManager, table: 'post_categories' | 'post_tags', organizationId: string, slug: string): Promise<string | null> {
+  private async idBySlug(table: 'post_categories' | 'post_tags', organizationId: string, slug: string): Promise<string | null> {
     const query = idBySlugQuery(table, organizationId, slug);
-    const rows = returnedRows<{ id: string }>(await em.query(query.text, query.values));
+    const rows = await this.db.rows<{ id: string }>(query.text, query.values);
     return rows[0]?.id ?? null;
   }
 
@@ -144,53 +152,58 @@ export class PostRepository {
    * Publishes up to `batchSize` scheduled posts due at `now` (one UPDATE over rows taken FOR UPDATE
    * SKIP LOCKED, so instances side by side claim disjoint rows); answers the claimed posts.
    */
-  async claimDueScheduled(em: EntityManager, now: Date, batchSize: number): Promise<Array<{ id: string; organizationId: string }>> {
+  async claimDueScheduled(now: Date, batchSize: number): Promise<Array<{ id: string; organizationId: string }>> {
     const query = claimDueScheduledPostsQuery(now, batchSize);
-    const rows = returnedRows<{ id: string; organization_id: string }>(await em.query(query.text, query.values));
+    const rows = await this.db.rows<{ id: string; organization_id: string }>(query.text, query.values);
     return rows.map((row) => ({ id: row.id, organizationId: row.organization_id }));
   }
 
   /** The stored status and date, with the row locked until the transaction ends (PATCH vs publisher). */
   async lockForUpdate(
-    em: EntityManager,
     organizationId: string,
     id: string,
   ): Promise<{ status: PostStatus; publishedAt: Date | null } | null> {
-    const rows = returnedRows<{ status: PostStatus; published_at: Date | null }>(
-      await em.query('SELECT status, published_at FROM posts WHERE organization_id = $1 AND id = $2 FOR UPDATE', [
-        organizationId,
-        id,
-      ]),
+    const rows = await this.db.rowsInTransaction<{ status: PostStatus; published_at: Date | null }>(
+      'SELECT status, published_at FROM posts WHERE organization_id = $1 AND id = $2 FOR UPDATE',
+      [organizationId, id],
     );
     return rows[0] ? { status: rows[0].status, publishedAt: rows[0].published_at } : null;
   }
 
-  async insert(em: EntityManager, post: StoredPost): Promise<void> {
+  /** The post as read back now, its row locked until the transaction ends (a write's precondition). */
+  async lockView(organizationId: string, id: string, now: Date): Promise<PostView | null> {
+    return (await this.lockForUpdate(organizationId, id)) ? this.findView(organizationId, id, now) : null;
+  }
+
+  async insert(post: StoredPost): Promise<void> {
     const insert = POST_TABLE.insert(post);
     try {
-      await em.query(insert.text, insert.values);
+      await this.db.rows(insert.text, insert.values);
     } catch (error) {
       translateWriteError(error, post.slug);
     }
   }
 
-  async update(em: EntityManager, organizationId: string, id: string, changes: Partial<StoredPost>): Promise<void> {
+  async update(organizationId: string, id: string, changes: Partial<StoredPost>): Promise<void> {
     const params = new SqlParams();
     const set = POST_TABLE.set(params, changes);
     if (set === '') return;
     try {
-      await em.query(`UPDATE posts SET ${set} WHERE organization_id = ${params.add(organizationId)} AND id = ${params.add(id)}`, params.values);
+      await this.db.rows(
+        `UPDATE posts SET ${set} WHERE organization_id = ${params.add(organizationId)} AND id = ${params.add(id)}`,
+        params.values,
+      );
     } catch (error) {
       translateWriteError(error, changes.slug);
     }
   }
 
   /** The post's tags become exactly `tagIds` (ids differing only in case count once). */
-  async replaceTags(em: EntityManager, organizationId: string, postId: string, tagIds: readonly string[]): Promise<void> {
-    await em.query('DELETE FROM post_tag_links WHERE organization_id = $1 AND post_id = $2', [organizationId, postId]);
+  async replaceTags(organizationId: string, postId: string, tagIds: readonly string[]): Promise<void> {
+    await this.db.rows('DELETE FROM post_tag_links WHERE organization_id = $1 AND post_id = $2', [organizationId, postId]);
     if (tagIds.length === 0) return;
     try {
-      await em.query(
+      await this.db.rows(
         `INSERT INTO post_tag_links (organization_id, post_id, tag_id)
          SELECT DISTINCT $1::uuid, $2::uuid, tag_id FROM unnest($3::uuid[]) AS tag_id`,
         [organizationId, postId, tagIds],
@@ -201,32 +214,31 @@ export class PostRepository {
   }
 
   /** Returns the deleted id, or null when there was no such post. Tag links go with it. */
-  async delete(em: EntityManager, organizationId: string, id: string): Promise<string | null> {
-    const rows = returnedRows<{ id: string }>(
-      await em.query('DELETE FROM posts WHERE organization_id = $1 AND id = $2 RETURNING id', [organizationId, id]),
-    );
+  async delete(organizationId: string, id: string): Promise<string | null> {
+    const rows = await this.db.rows<{ id: string }>('DELETE FROM posts WHERE organization_id = $1 AND id = $2 RETURNING id', [
+      organizationId,
+      id,
+    ]);
     return rows[0]?.id ?? null;
   }
 
-  async categoryExists(em: EntityManager, organizationId: string, id: string): Promise<boolean> {
-    const rows = returnedRows(await em.query('SELECT 1 FROM post_categories WHERE organization_id = $1 AND id = $2', [organizationId, id]));
+  async categoryExists(organizationId: string, id: string): Promise<boolean> {
+    const rows = await this.db.rows('SELECT 1 FROM post_categories WHERE organization_id = $1 AND id = $2', [organizationId, id]);
     return rows.length > 0;
   }
 
-  async userExists(em: EntityManager, organizationId: string, id: string): Promise<boolean> {
-    const rows = returnedRows(await em.query('SELECT 1 FROM user_directory WHERE organization_id = $1 AND id = $2', [organizationId, id]));
+  async userExists(organizationId: string, id: string): Promise<boolean> {
+    const rows = await this.db.rows('SELECT 1 FROM user_directory WHERE organization_id = $1 AND id = $2', [organizationId, id]);
     return rows.length > 0;
   }
 
   /** The ids among `ids` that name no tag of the organization. */
-  async missingTagIds(em: EntityManager, organizationId: string, ids: readonly string[]): Promise<string[]> {
+  async missingTagIds(organizationId: string, ids: readonly string[]): Promise<string[]> {
     if (ids.length === 0) return [];
-    const rows = returnedRows<{ id: string }>(
-      await em.query(
-        `SELECT wanted.id FROM unnest($2::uuid[]) AS wanted(id)
-         WHERE NOT EXISTS (SELECT 1 FROM post_tags t WHERE t.organization_id = $1 AND t.id = wanted.id)`,
-        [organizationId, ids],
-      ),
+    const rows = await this.db.rows<{ id: string }>(
+      `SELECT wanted.id FROM unnest($2::uuid[]) AS wanted(id)
+       WHERE NOT EXISTS (SELECT 1 FROM post_tags t WHERE t.organization_id = $1 AND t.id = wanted.id)`,
+      [organizationId, ids],
     );
     return rows.map((row) => row.id);
   }

@@ -83,7 +83,7 @@ export class ImportExternalBookingsService {
         };
         const answer = toImportResult(summary);
         // The import's summary is announced with the bookings it changed, in the same transaction.
-        await this.outbox.record(this.transactions.manager(), calendarSynced(organizationId, integration.scheduleId, range, answer, this.clock.now()));
+        await this.outbox.announce(calendarSynced(organizationId, integration.scheduleId, range, answer, this.clock.now()));
         // The stored summary is the import's answer without its `success` flag.
         const { success: _success, ...stored } = answer;
         await this.history.record(this.runRecord(organizationId, runId, startedAt, range, { status: 'succeeded', summary: stored, error: null }));

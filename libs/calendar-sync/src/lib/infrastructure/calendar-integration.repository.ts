@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { rowsOf, Transactions } from '@almanac/shared';
+import { Transactions } from '@almanac/shared';
 import { CalendarIntegration, IMPORT_CLAIM_SECONDS } from '../domain/calendar-integration';
 
 interface IntegrationRow {
@@ -42,14 +42,10 @@ export type ImportClaim =
  */
 @Injectable()
 export class CalendarIntegrationRepository {
-  constructor(private readonly transactions: Transactions) {}
-
-  private async rows<R>(sql: string, params: unknown[]): Promise<R[]> {
-    return rowsOf<R>(this.transactions.manager(), sql, params);
-  }
+  constructor(private readonly db: Transactions) {}
 
   async find(organizationId: string): Promise<CalendarIntegration | null> {
-    const [row] = await this.rows<IntegrationRow>(`SELECT ${COLUMNS} FROM calendar_integrations WHERE organization_id = $1`, [
+    const [row] = await this.db.rows<IntegrationRow>(`SELECT ${COLUMNS} FROM calendar_integrations WHERE organization_id = $1`, [
       organizationId,
     ]);
     return row ? toIntegration(row) : null;
@@ -57,7 +53,7 @@ export class CalendarIntegrationRepository {
 
   /** Creates or replaces the organization's integration (one statement). */
   async upsert(input: Omit<CalendarIntegration, 'createdAt' | 'updatedAt' | 'lastSyncedAt'>, now: Date): Promise<CalendarIntegration> {
-    const [row] = await this.rows<IntegrationRow>(
+    const [row] = await this.db.rows<IntegrationRow>(
       `INSERT INTO calendar_integrations (id, organization_id, provider, url, schedule_id, name, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $7)
        ON CONFLICT (organization_id) DO UPDATE
@@ -71,7 +67,7 @@ export class CalendarIntegrationRepository {
 
   /** Deletes the organization's integration; its id, or null when there was none. */
   async remove(organizationId: string): Promise<string | null> {
-    const [row] = await this.rows<{ id: string }>('DELETE FROM calendar_integrations WHERE organization_id = $1 RETURNING id', [
+    const [row] = await this.db.rows<{ id: string }>('DELETE FROM calendar_integrations WHERE organization_id = $1 RETURNING id', [
       organizationId,
     ]);
     return row?.id ?? null;
@@ -83,7 +79,7 @@ export class CalendarIntegrationRepository {
    * a concurrent claim waits for this row's lock and then sees the new claim.
    */
   async claimImport(organizationId: string, claim: string): Promise<ImportClaim> {
-    const [row] = await this.rows<IntegrationRow>(
+    const [row] = await this.db.rows<IntegrationRow>(
       `UPDATE calendar_integrations
           SET import_claim = $2, import_claimed_until = now() + make_interval(secs => $3)
         WHERE organization_id = $1 AND (import_claimed_until IS NULL OR import_claimed_until <= now())
@@ -96,7 +92,7 @@ export class CalendarIntegrationRepository {
 
   /** Ends a claim (only this run's: an expired one may have been taken over since). */
   async releaseImport(organizationId: string, claim: string): Promise<void> {
-    await this.rows(
+    await this.db.rows(
       `UPDATE calendar_integrations SET import_claim = NULL, import_claimed_until = NULL
         WHERE organization_id = $1 AND import_claim = $2`,
       [organizationId, claim],
@@ -108,8 +104,7 @@ export class CalendarIntegrationRepository {
    * (`pg_try_advisory_xact_lock`, released by its commit or rollback); false when another holds it.
    */
   async tryLockImport(organizationId: string): Promise<boolean> {
-    if (!this.transactions.active()) throw new Error('tryLockImport needs a transaction (Transactions.run)');
-    const [row] = await this.rows<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked', [
+    const [row] = await this.db.rowsInTransaction<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked', [
       `calendar-sync:${organizationId}`,
     ]);
     return row!.locked;
@@ -117,7 +112,7 @@ export class CalendarIntegrationRepository {
 
   /** Records the run's end on the integration and ends its claim. */
   async markSynced(organizationId: string, id: string, claim: string, at: Date): Promise<void> {
-    await this.rows(
+    await this.db.rows(
       `UPDATE calendar_integrations
           SET last_synced_at = $3,
               import_claim = CASE WHEN import_claim = $4 THEN NULL ELSE import_claim END,

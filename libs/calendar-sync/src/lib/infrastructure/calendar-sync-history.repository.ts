@@ -22,10 +22,10 @@ interface SyncRow {
  */
 @Injectable()
 export class CalendarSyncHistoryRepository {
-  constructor(private readonly transactions: Transactions) {}
+  constructor(private readonly db: Transactions) {}
 
   async record(run: SyncRun): Promise<void> {
-    await this.transactions.manager().query(
+    await this.db.rows(
       `INSERT INTO calendar_syncs (organization_id, id, started_at, finished_at, start_date, end_date, status, summary, error_code, error_message)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
       [
@@ -46,7 +46,7 @@ export class CalendarSyncHistoryRepository {
   /** The organization's runs, newest first. */
   async list(organizationId: string, page: { limit: number; offset: number }): Promise<{ items: SyncRun[]; total: number }> {
     const { rows, total } = await pageWithTotal<SyncRow>(
-      this.transactions.manager(),
+      (sql, params) => this.db.rows(sql, params),
       `SELECT id, organization_id, started_at, finished_at, start_date, end_date, status, summary, error_code, error_message,
               count(*) OVER () AS total
          FROM calendar_syncs

@@ -1,15 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
-  checkPrecondition,
   Clock,
   newId,
   NotFoundError,
   Outbox,
   Page,
   Precondition,
+  Transactions,
 } from '@almanac/shared';
-import { DataSource } from 'typeorm';
 import { Event, EventFields, EventListFilter, NewEvent } from '../domain/event';
 import { EventStatus } from '../domain/event-status';
 import { eventChanged, eventDeleted } from '../domain/events-announcements';
@@ -31,7 +29,7 @@ export interface EventListCriteria {
 @Injectable()
 export class EventsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly events: EventsRepository,
     private readonly clock: Clock,
     private readonly outbox: Outbox,
@@ -48,46 +46,44 @@ export class EventsService {
       fromDate: criteria.fromDate,
       toDate: criteria.toDate,
     };
-    return this.events.list(this.dataSource.manager, organizationId, filter, page);
+    return this.events.list(organizationId, filter, page);
   }
 
   async get(organizationId: string, id: string): Promise<Event> {
-    const event = await this.events.findById(this.dataSource.manager, organizationId, id);
+    const event = await this.events.findById(organizationId, id);
     if (!event) throw new NotFoundError('Event');
     return event;
   }
 
   async create(organizationId: string, input: NewEvent): Promise<Event> {
     const event = Event.create(input, { id: newId(), organizationId }, this.clock.now());
-    await this.dataSource.transaction(async (em) => {
-      await this.events.insert(em, event);
-      await this.outbox.record(em, eventChanged('event.created', event, this.clock.now()));
+    await this.transactions.run(async () => {
+      await this.events.insert(event);
+      await this.outbox.announce(eventChanged('event.created', event, this.clock.now()));
     });
     return event;
   }
 
   async update(organizationId: string, id: string, changes: EventFields, precondition = Precondition.none<Event>()): Promise<Event> {
-    return this.dataSource.transaction(async (em) => {
-      const event = await this.events.findById(em, organizationId, id, { lock: true });
+    return this.transactions.run(async () => {
+      const event = await this.events.lockById(organizationId, id);
       if (!event) throw new NotFoundError('Event');
       precondition.assert(event);
       if (!event.update(changes, this.clock.now())) return event;
-      await this.events.update(em, event);
+      await this.events.update(event);
       // More places (or none to count) take waiting registrations off the list in this transaction.
-      const promoted = event.snapshot.waitlistCount > 0 ? await this.registrations.promoteWaiting(em, organizationId, id) : [];
-      const current = promoted.length > 0 ? (await this.events.findById(em, organizationId, id))! : event;
-      await this.outbox.record(em, eventChanged('event.updated', current, this.clock.now()));
+      const promoted = event.snapshot.waitlistCount > 0 ? await this.registrations.promoteWaiting(organizationId, id) : [];
+      const current = promoted.length > 0 ? (await this.events.findById(organizationId, id))! : event;
+      await this.outbox.announce(eventChanged('event.updated', current, this.clock.now()));
       return current;
     });
   }
 
   async delete(organizationId: string, id: string, precondition = Precondition.none<Event>()): Promise<void> {
-    const deleted = await this.dataSource.transaction(async (em) => {
-      await checkPrecondition(em, precondition, { table: 'events', organizationId, id }, (tx) =>
-        this.events.findById(tx, organizationId, id),
-      );
-      const gone = await this.events.delete(em, organizationId, id);
-      if (gone) await this.outbox.record(em, eventDeleted(organizationId, id, this.clock.now()));
+    const deleted = await this.transactions.run(async () => {
+      await precondition.checkLocked(() => this.events.lockById(organizationId, id));
+      const gone = await this.events.delete(organizationId, id);
+      if (gone) await this.outbox.announce(eventDeleted(organizationId, id, this.clock.now()));
       return gone;
     });
     if (!deleted) throw new NotFoundError('Event');

@@ -1,15 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
-  checkPrecondition,
   Clock,
   newId,
   NotFoundError,
   Outbox,
   Page,
   Precondition,
+  Transactions,
 } from '@almanac/shared';
-import { DataSource, EntityManager } from 'typeorm';
 import { Event } from '../domain/event';
 import { Registration, RegistrationStatus } from '../domain/registration';
 import { RegistrationChangeType, registrationChanged } from '../domain/events-announcements';
@@ -24,7 +22,7 @@ import { RegistrationsRepository } from '../infrastructure/registrations.reposit
 @Injectable()
 export class RegistrationsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly events: EventsRepository,
     private readonly registrations: RegistrationsRepository,
     private readonly clock: Clock,
@@ -32,8 +30,8 @@ export class RegistrationsService {
   ) {}
 
   async register(organizationId: string, eventId: string, person: { name: string; email: string }): Promise<Registration> {
-    return this.dataSource.transaction(async (em) => {
-      const event = await this.eventOrFail(em, organizationId, eventId, true);
+    return this.transactions.run(async () => {
+      const event = await this.eventOrFail(organizationId, eventId, true);
       const status = event.admitRegistration();
       const registration: Registration = {
         id: newId(),
@@ -46,10 +44,10 @@ export class RegistrationsService {
         cancelledAt: null,
         position: null,
       };
-      await this.registrations.insert(em, registration);
+      await this.registrations.insert(registration);
       // A waiting registration learns its place in the list (the event's lock holds the list still).
-      const stored = status === 'waitlisted' ? (await this.registrations.findById(em, organizationId, eventId, registration.id))! : registration;
-      await this.announce(em, 'registration.created', stored);
+      const stored = status === 'waitlisted' ? (await this.registrations.findById(organizationId, eventId, registration.id))! : registration;
+      await this.announce('registration.created', stored);
       return stored;
     });
   }
@@ -60,13 +58,12 @@ export class RegistrationsService {
     status: RegistrationStatus | undefined,
     page: Page,
   ): Promise<{ registrations: Registration[]; total: number }> {
-    const em = this.dataSource.manager;
-    await this.eventOrFail(em, organizationId, eventId, false);
-    return this.registrations.list(em, organizationId, eventId, status, page);
+    await this.eventOrFail(organizationId, eventId, false);
+    return this.registrations.list(organizationId, eventId, status, page);
   }
 
   async get(organizationId: string, eventId: string, id: string): Promise<Registration> {
-    const registration = await this.registrations.findById(this.dataSource.manager, organizationId, eventId, id);
+    const registration = await this.registrations.findById(organizationId, eventId, id);
     if (!registration) throw new NotFoundError('Registration');
     return registration;
   }
@@ -77,36 +74,34 @@ export class RegistrationsService {
    * registration answers it unchanged.
    */
   async cancel(organizationId: string, eventId: string, id: string, precondition = Precondition.none<Registration>()): Promise<Registration> {
-    return this.dataSource.transaction(async (em) => {
-      await this.eventOrFail(em, organizationId, eventId, true);
-      await checkPrecondition(em, precondition, { table: 'event_registrations', organizationId, id }, (tx) =>
-        this.registrations.findById(tx, organizationId, eventId, id),
-      );
-      const cancelled = await this.registrations.cancel(em, organizationId, eventId, id, this.clock.now());
+    return this.transactions.run(async () => {
+      await this.eventOrFail(organizationId, eventId, true);
+      await precondition.checkLocked(() => this.registrations.lockById(organizationId, eventId, id));
+      const cancelled = await this.registrations.cancel(organizationId, eventId, id, this.clock.now());
       if (cancelled) {
-        await this.announce(em, 'registration.cancelled', cancelled.registration, cancelled.was);
-        if (cancelled.was === 'active') await this.promoteWaiting(em, organizationId, eventId);
+        await this.announce('registration.cancelled', cancelled.registration, cancelled.was);
+        if (cancelled.was === 'active') await this.promoteWaiting(organizationId, eventId);
         return cancelled.registration;
       }
-      const existing = await this.registrations.findById(em, organizationId, eventId, id);
+      const existing = await this.registrations.findById(organizationId, eventId, id);
       if (!existing) throw new NotFoundError('Registration');
       return existing;
     });
   }
 
   /** Fills the places free now from the waiting list, oldest first; each promotion is announced. */
-  async promoteWaiting(em: EntityManager, organizationId: string, eventId: string): Promise<Registration[]> {
-    const promoted = await this.registrations.promote(em, organizationId, eventId);
-    for (const registration of promoted) await this.announce(em, 'registration.promoted', registration, 'waitlisted');
+  async promoteWaiting(organizationId: string, eventId: string): Promise<Registration[]> {
+    const promoted = await this.registrations.promote(organizationId, eventId);
+    for (const registration of promoted) await this.announce('registration.promoted', registration, 'waitlisted');
     return promoted;
   }
 
-  private async announce(em: EntityManager, type: RegistrationChangeType, registration: Registration, previousStatus?: RegistrationStatus): Promise<void> {
-    await this.outbox.record(em, registrationChanged(type, registration, this.clock.now(), previousStatus));
+  private async announce(type: RegistrationChangeType, registration: Registration, previousStatus?: RegistrationStatus): Promise<void> {
+    await this.outbox.announce(registrationChanged(type, registration, this.clock.now(), previousStatus));
   }
 
-  private async eventOrFail(em: EntityManager, organizationId: string, eventId: string, lock: boolean): Promise<Event> {
-    const event = await this.events.findById(em, organizationId, eventId, { lock });
+  private async eventOrFail(organizationId: string, eventId: string, lock: boolean): Promise<Event> {
+    const event = lock ? await this.events.lockById(organizationId, eventId) : await this.events.findById(organizationId, eventId);
     if (!event) throw new NotFoundError('Event');
     return event;
   }

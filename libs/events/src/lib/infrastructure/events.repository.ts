@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Page, PG_CHECK_VIOLATION, pgErrorOf, returnedRows, SqlParams } from '@almanac/shared';
-import { EntityManager } from 'typeorm';
+import { Page, PG_CHECK_VIOLATION, pgErrorOf, SqlParams, Transactions } from '@almanac/shared';
 import { Event, EventListFilter } from '../domain/event';
 import { SlotsBelowRegistrationsError } from '../domain/event-errors';
 import { EVENT_TABLE } from './event.table';
@@ -28,16 +27,8 @@ function earliestStartDateEndingAfter(instant: Date): string {
   return new Date(instant.getTime() - 2 * 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
 }
 
-/**
- * One event of the organization; `lock` takes the row lock that serializes every change of the event
- * and of its registrations.
- */
-function eventByIdQuery(organizationId: string, id: string, lock: boolean): { text: string; values: unknown[] } {
-  return {
-    text: `SELECT ${COLUMNS} FROM events e WHERE e.organization_id = $1 AND e.id = $2${lock ? ' FOR UPDATE' : ''}`,
-    values: [organizationId, id],
-  };
-}
+/** One event of the organization. */
+const EVENT_BY_ID = `SELECT ${COLUMNS} FROM events e WHERE e.organization_id = $1 AND e.id = $2`;
 
 /** The list statement (see `EventsRepository.list`). */
 function eventListQuery(organizationId: string, filter: EventListFilter, page: Page): { text: string; values: unknown[] } {
@@ -86,44 +77,53 @@ function translateWriteError(error: unknown, event: Event): never {
   throw error;
 }
 
-/** Events in PostgreSQL. Every statement is scoped to one organization. */
+/**
+ * Events in PostgreSQL. Every statement is scoped to one organization, and runs in the ambient unit
+ * of work (`Transactions`), or on its own.
+ */
 @Injectable()
 export class EventsRepository {
-  async insert(em: EntityManager, event: Event): Promise<void> {
+  constructor(private readonly db: Transactions) {}
+
+  async insert(event: Event): Promise<void> {
     const insert = EVENT_TABLE.insert(event.snapshot);
-    await em.query(insert.text, insert.values);
+    await this.db.rows(insert.text, insert.values);
   }
 
   /** Writes every field a change may touch (the derived instants included). */
-  async update(em: EntityManager, event: Event): Promise<void> {
+  async update(event: Event): Promise<void> {
     const { id, organizationId, createdAt: _createdAt, ...changes } = event.snapshot;
     const params = new SqlParams();
     const set = EVENT_TABLE.set(params, changes);
     try {
-      await em.query(`UPDATE events SET ${set} WHERE organization_id = ${params.add(organizationId)} AND id = ${params.add(id)}`, params.values);
+      await this.db.rows(
+        `UPDATE events SET ${set} WHERE organization_id = ${params.add(organizationId)} AND id = ${params.add(id)}`,
+        params.values,
+      );
     } catch (error) {
       translateWriteError(error, event);
     }
   }
 
+  async findById(organizationId: string, id: string): Promise<Event | null> {
+    const rows = await this.db.rows<EventRow>(EVENT_BY_ID, [organizationId, id]);
+    return rows[0] ? toDomain(rows[0]) : null;
+  }
+
   /**
-   * One event of the organization. `lock` takes the row lock that serializes every change of the
-   * event and of its registrations (always taken first, so two use cases never wait on each other in
-   * opposite orders).
+   * The event as it is now, with the row lock that serializes every change of the event and of its
+   * registrations until the transaction ends (always taken first, so two use cases never wait on each
+   * other in opposite orders).
    */
-  async findById(em: EntityManager, organizationId: string, id: string, options: { lock?: boolean } = {}): Promise<Event | null> {
-    const query = eventByIdQuery(organizationId, id, options.lock === true);
-    const rows: EventRow[] = await em.query(query.text, query.values);
+  async lockById(organizationId: string, id: string): Promise<Event | null> {
+    const rows = await this.db.rowsInTransaction<EventRow>(`${EVENT_BY_ID} FOR UPDATE`, [organizationId, id]);
     return rows[0] ? toDomain(rows[0]) : null;
   }
 
   /** Deletes the event; its registrations go with it (ON DELETE CASCADE). */
-  async delete(em: EntityManager, organizationId: string, id: string): Promise<boolean> {
-    const result: unknown = await em.query('DELETE FROM events WHERE organization_id = $1 AND id = $2 RETURNING id', [
-      organizationId,
-      id,
-    ]);
-    return returnedRows(result).length > 0;
+  async delete(organizationId: string, id: string): Promise<boolean> {
+    const rows = await this.db.rows('DELETE FROM events WHERE organization_id = $1 AND id = $2 RETURNING id', [organizationId, id]);
+    return rows.length > 0;
   }
 
   /**
@@ -137,9 +137,9 @@ export class EventsRepository {
    * the bound is implied by `ends_at > endsAfter`, so it changes no result, but it lets the list index
    * `(organization_id, start_date, start_time, id)` start its range scan at the right place.
    */
-  async list(em: EntityManager, organizationId: string, filter: EventListFilter, page: Page): Promise<{ events: Event[]; total: number }> {
+  async list(organizationId: string, filter: EventListFilter, page: Page): Promise<{ events: Event[]; total: number }> {
     const { text, values } = eventListQuery(organizationId, filter, page);
-    const rows: ((EventRow & { total: string }) | { id: null; total: string })[] = await em.query(text, values);
+    const rows = await this.db.rows<(EventRow & { total: string }) | { id: null; total: string }>(text, values);
     return {
       total: Number(rows[0]?.total ?? 0),
       events: rows.filter((row): row is EventRow & { total: string } => row.id !== null).map(toDomain),

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Page, PG_CHECK_VIOLATION, PG_UNIQUE_VIOLATION, pgErrorOf, returnedRows } from '@almanac/shared';
-import { EntityManager } from 'typeorm';
+import { Page, PG_CHECK_VIOLATION, PG_UNIQUE_VIOLATION, pgErrorOf, Transactions } from '@almanac/shared';
 import { AlreadyRegisteredError, EventFullError } from '../domain/event-errors';
 import { Registration, RegistrationStatus } from '../domain/registration';
 import { REGISTRATION_TABLE } from './registration.table';
@@ -10,17 +9,24 @@ type RegistrationRow = Record<string, unknown>;
 const COLUMNS = REGISTRATION_TABLE.select('r');
 const toDomain = (row: RegistrationRow): Registration => REGISTRATION_TABLE.fromRow(row);
 
-/** Registrations in PostgreSQL; the trigger on this table keeps `events.registration_count`. */
+const REGISTRATION_BY_ID = `SELECT ${COLUMNS} FROM event_registrations r WHERE r.organization_id = $1 AND r.event_id = $2 AND r.id = $3`;
+
+/**
+ * Registrations in PostgreSQL; the trigger on this table keeps `events.registration_count`.
+ * Statements run in the ambient unit of work (`Transactions`), or on their own.
+ */
 @Injectable()
 export class RegistrationsRepository {
+  constructor(private readonly db: Transactions) {}
+
   /**
    * The database has the last word: the partial unique index refuses a second active registration for
    * an e-mail, and the CHECK on the event's counter refuses a registration beyond `slots`.
    */
-  async insert(em: EntityManager, registration: Registration): Promise<void> {
+  async insert(registration: Registration): Promise<void> {
     const query = REGISTRATION_TABLE.insert(registration);
     try {
-      await em.query(query.text, query.values);
+      await this.db.rows(query.text, query.values);
     } catch (error) {
       const pg = pgErrorOf(error);
       if (pg.code === PG_UNIQUE_VIOLATION && pg.constraint === 'event_registrations_active_email_key') {
@@ -33,11 +39,14 @@ export class RegistrationsRepository {
     }
   }
 
-  async findById(em: EntityManager, organizationId: string, eventId: string, id: string): Promise<Registration | null> {
-    const rows: RegistrationRow[] = await em.query(
-      `SELECT ${COLUMNS} FROM event_registrations r WHERE r.organization_id = $1 AND r.event_id = $2 AND r.id = $3`,
-      [organizationId, eventId, id],
-    );
+  async findById(organizationId: string, eventId: string, id: string): Promise<Registration | null> {
+    const rows = await this.db.rows<RegistrationRow>(REGISTRATION_BY_ID, [organizationId, eventId, id]);
+    return rows[0] ? toDomain(rows[0]) : null;
+  }
+
+  /** The registration as it is now, its row locked until the transaction ends (a write's precondition). */
+  async lockById(organizationId: string, eventId: string, id: string): Promise<Registration | null> {
+    const rows = await this.db.rowsInTransaction<RegistrationRow>(`${REGISTRATION_BY_ID} FOR UPDATE OF r`, [organizationId, eventId, id]);
     return rows[0] ? toDomain(rows[0]) : null;
   }
 
@@ -46,13 +55,12 @@ export class RegistrationsRepository {
    * neither. Returns the status it had.
    */
   async cancel(
-    em: EntityManager,
     organizationId: string,
     eventId: string,
     id: string,
     now: Date,
   ): Promise<{ registration: Registration; was: RegistrationStatus } | null> {
-    const result: unknown = await em.query(
+    const rows = await this.db.rows<RegistrationRow & { was: RegistrationStatus }>(
       `UPDATE event_registrations r SET status = 'cancelled', cancelled_at = $4
          FROM event_registrations before
         WHERE r.organization_id = $1 AND r.event_id = $2 AND r.id = $3 AND r.status IN ('active', 'waitlisted')
@@ -60,7 +68,6 @@ export class RegistrationsRepository {
         RETURNING ${COLUMNS}, before.status AS was`,
       [organizationId, eventId, id, now],
     );
-    const rows = returnedRows<RegistrationRow & { was: RegistrationStatus }>(result);
     return rows[0] ? { registration: toDomain(rows[0]), was: rows[0].was } : null;
   }
 
@@ -69,8 +76,8 @@ export class RegistrationsRepository {
    * unlimited). Runs under the event's row lock, and the CHECK on the event's counter still refuses
    * any excess.
    */
-  async promote(em: EntityManager, organizationId: string, eventId: string): Promise<Registration[]> {
-    const result: unknown = await em.query(
+  async promote(organizationId: string, eventId: string): Promise<Registration[]> {
+    const rows = await this.db.rows<RegistrationRow>(
       `UPDATE event_registrations r SET status = 'active'
         WHERE r.organization_id = $1 AND r.id IN (
           SELECT w.id FROM event_registrations w
@@ -82,14 +89,13 @@ export class RegistrationsRepository {
         RETURNING ${REGISTRATION_TABLE.select('r', { position: 'NULL::bigint' })}`,
       [organizationId, eventId],
     );
-    return returnedRows<RegistrationRow>(result)
+    return rows
       .map(toDomain)
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
   }
 
   /** A page of an event's registrations by created_at, id, with the total in the same round trip. */
   async list(
-    em: EntityManager,
     organizationId: string,
     eventId: string,
     status: RegistrationStatus | undefined,
@@ -101,7 +107,7 @@ export class RegistrationsRepository {
       params.push(status);
       conditions += ` AND r.status = $${params.length}`;
     }
-    const rows: (RegistrationRow & { total_count: string })[] = await em.query(
+    const rows = await this.db.rows<RegistrationRow & { total_count: string }>(
       `SELECT ${COLUMNS}, count(*) OVER () AS total_count
          FROM event_registrations r
         WHERE ${conditions}
@@ -111,7 +117,7 @@ export class RegistrationsRepository {
     );
     if (rows.length > 0) return { registrations: rows.map(toDomain), total: Number(rows[0]!.total_count) };
     if (page.offset === 0) return { registrations: [], total: 0 };
-    const counted: { total: string }[] = await em.query(
+    const counted = await this.db.rows<{ total: string }>(
       `SELECT count(*) AS total FROM event_registrations r WHERE ${conditions}`,
       params,
     );

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
-  checkPrecondition,
   Clock,
   DomainError,
   FieldError,
@@ -13,9 +11,9 @@ import {
   Page,
   parseDateOrDateTime,
   Precondition,
+  Transactions,
   ValidationFailedError,
 } from '@almanac/shared';
-import { DataSource, EntityManager } from 'typeorm';
 import {
   Booking,
   BookingEventType,
@@ -59,7 +57,7 @@ const CANCEL_ATTEMPTS = 3;
 @Injectable()
 export class BookingsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly bookings: BookingRepository,
     private readonly clock: Clock,
     private readonly outbox: Outbox,
@@ -72,7 +70,6 @@ export class BookingsService {
    * the same time cannot both succeed.
    */
   async create(organizationId: string, command: CreateBookingCommand): Promise<Booking> {
-    const em = this.dataSource.manager;
     const eventTypeId = command.eventTypeId ?? null;
     const missing: FieldError[] = [];
     const noSchedule = { field: 'schedule_id', message: 'does not name a schedule of this organization' };
@@ -86,7 +83,7 @@ export class BookingsService {
     if (missing.length > 0)
       throw new DomainError('invalid_reference', 'The request names a record that does not exist.', missing);
 
-    const refs = await this.bookings.references(em, organizationId, command.scheduleId, eventTypeId);
+    const refs = await this.bookings.references(organizationId, command.scheduleId, eventTypeId);
     if (!refs.schedule.found) missing.push(noSchedule);
     if (refs.eventType && !refs.eventType.found) missing.push(noEventType);
     if (missing.length > 0 || !refs.schedule.found) {
@@ -114,14 +111,14 @@ export class BookingsService {
     if (eventType && hasAvailability(refs.schedule.availability)) {
       // Against availability: the checks and the insert run in one transaction, under the daily
       // limit's lock when the type has one, so concurrent bookings for its last place take turns.
-      return this.dataSource.transaction(async (tx) => {
-        await this.assertFits(tx, booking, refs.schedule as ScheduleRef, eventType, now);
-        return this.bookings.insert(tx, booking, announcement);
+      return this.transactions.run(async () => {
+        await this.assertFits(booking, refs.schedule as ScheduleRef, eventType, now);
+        return this.bookings.insert(booking, announcement);
       });
     }
     // One statement writes the booking and its announcement (both or neither); the overlap rule is
     // still the exclusion constraint's.
-    return this.bookings.insert(em, booking, announcement);
+    return this.bookings.insert(booking, announcement);
   }
 
   /**
@@ -130,7 +127,6 @@ export class BookingsService {
    * limit's advisory lock is held until it ends.
    */
   private async assertFits(
-    tx: EntityManager,
     booking: Pick<Booking, 'id' | 'organizationId' | 'scheduleId' | 'startTime' | 'endTime'>,
     schedule: ScheduleRef,
     eventType: EventTypeRef & { id: string },
@@ -139,10 +135,9 @@ export class BookingsService {
     let sameDayCount = 0;
     if (eventType.rules.maxBookingsPerDay !== null) {
       const date = localDateOf(booking.startTime.getTime(), schedule.timezone);
-      await this.bookings.lockDailyLimit(tx, booking.organizationId, booking.scheduleId, eventType.id, date.toString());
+      await this.bookings.lockDailyLimit(booking.organizationId, booking.scheduleId, eventType.id, date.toString());
       const day = localDayBounds(date, schedule.timezone);
       sameDayCount = await this.bookings.countSameDay(
-        tx,
         booking.organizationId,
         booking.scheduleId,
         eventType.id,
@@ -165,18 +160,16 @@ export class BookingsService {
 
   /** A reschedule of a booking made with an event type must fit the schedule's availability, as a new booking would. */
   private async assertRescheduleFits(
-    tx: EntityManager,
     current: Booking,
     startTime: Date,
     endTime: Date,
     now: Date,
   ): Promise<void> {
     const eventTypeId = current.eventTypeId!;
-    const refs = await this.bookings.references(tx, current.organizationId, current.scheduleId, eventTypeId);
+    const refs = await this.bookings.references(current.organizationId, current.scheduleId, eventTypeId);
     if (!refs.schedule.found || !refs.eventType?.found) return;
     if (!hasAvailability(refs.schedule.availability)) return;
     await this.assertFits(
-      tx,
       { ...current, startTime, endTime },
       refs.schedule,
       { ...refs.eventType, id: eventTypeId },
@@ -186,16 +179,15 @@ export class BookingsService {
 
   /** Records the booking event in the transaction of the change (a status move carries previous_status). */
   private async announce(
-    em: EntityManager,
     type: BookingEventType,
     booking: Booking,
     previousStatus?: BookingStatus,
   ): Promise<void> {
-    await this.outbox.record(em, bookingChanged(type, booking, this.clock.now(), previousStatus));
+    await this.outbox.announce(bookingChanged(type, booking, this.clock.now(), previousStatus));
   }
 
   async get(organizationId: string, id: string): Promise<Booking> {
-    const booking = await this.bookings.findById(this.dataSource.manager, organizationId, id);
+    const booking = await this.bookings.findById(organizationId, id);
     if (!booking) throw new NotFoundError('Booking');
     return booking;
   }
@@ -227,7 +219,7 @@ export class BookingsService {
       if (end.dateOnly) filter.startsBefore = new Date(end.instant.getTime() + DAY_MS);
       else filter.startsAtOrBefore = end.instant;
     }
-    return this.bookings.list(this.dataSource.manager, organizationId, filter, page);
+    return this.bookings.list(organizationId, filter, page);
   }
 
   /**
@@ -241,26 +233,23 @@ export class BookingsService {
     command: UpdateBookingCommand,
     precondition = Precondition.none<Booking>(),
   ): Promise<Booking> {
-    const em = this.dataSource.manager;
-    const current = await this.bookings.findById(em, organizationId, id);
+    const current = await this.bookings.findById(organizationId, id);
     if (!current) throw new NotFoundError('Booking');
 
     const now = this.clock.now();
     const plan = planBookingUpdate(current, command, now);
 
-    const updated = await this.dataSource.transaction(async (tx) => {
-      await checkPrecondition(tx, precondition, { table: 'bookings', organizationId, id }, (em) =>
-        this.bookings.findById(em, organizationId, id),
-      );
+    const updated = await this.transactions.run(async () => {
+      await precondition.checkLocked(() => this.bookings.lockById(organizationId, id));
       if (plan.reschedule && current.eventTypeId !== null) {
-        await this.assertRescheduleFits(tx, current, plan.reschedule.startTime, plan.reschedule.endTime, now);
+        await this.assertRescheduleFits(current, plan.reschedule.startTime, plan.reschedule.endTime, now);
       }
-      const after = await this.bookings.update(tx, organizationId, id, plan.changes, plan.expectedStatus);
-      if (after) await this.announce(tx, plan.event, after, plan.previousStatus);
+      const after = await this.bookings.update(organizationId, id, plan.changes, plan.expectedStatus);
+      if (after) await this.announce(plan.event, after, plan.previousStatus);
       return after;
     });
     if (updated) return updated;
-    const latest = await this.bookings.findById(em, organizationId, id);
+    const latest = await this.bookings.findById(organizationId, id);
     if (!latest) throw new NotFoundError('Booking');
     if (command.status !== undefined)
       throw new InvalidTransitionError('booking', latest.status, command.status);
@@ -272,21 +261,18 @@ export class BookingsService {
 
   /** Soft delete: PENDING/CONFIRMED → CANCELLED; CANCELLED stays as it is; COMPLETED/NO_SHOW: 409. */
   async cancel(organizationId: string, id: string, precondition = Precondition.none<Booking>()): Promise<Booking> {
-    const em = this.dataSource.manager;
     for (let attempt = 0; attempt < CANCEL_ATTEMPTS; attempt++) {
-      const current = await this.bookings.findById(em, organizationId, id);
+      const current = await this.bookings.findById(organizationId, id);
       if (!current) throw new NotFoundError('Booking');
       const plan = planBookingCancellation(current, this.clock.now());
       if (!plan) {
         precondition.assert(current);
         return current;
       }
-      const cancelled = await this.dataSource.transaction(async (tx) => {
-        await checkPrecondition(tx, precondition, { table: 'bookings', organizationId, id }, (em) =>
-          this.bookings.findById(em, organizationId, id),
-        );
-        const after = await this.bookings.update(tx, organizationId, id, plan.changes, plan.expectedStatus);
-        if (after) await this.announce(tx, 'booking.cancelled', after, plan.expectedStatus);
+      const cancelled = await this.transactions.run(async () => {
+        await precondition.checkLocked(() => this.bookings.lockById(organizationId, id));
+        const after = await this.bookings.update(organizationId, id, plan.changes, plan.expectedStatus);
+        if (after) await this.announce('booking.cancelled', after, plan.expectedStatus);
         return after;
       });
       if (cancelled) return cancelled;

@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { AppConfig, Clock, findBySecretToken, NotFoundError, secretHash, secretToken, secretTokenPattern } from '@almanac/shared';
 import { createHash } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { renderCalendar } from '../domain/icalendar';
 import { RenderedFeedCache } from './rendered-feed-cache';
 import { CalendarFeedRepository } from '../infrastructure/calendar-feed.repository';
@@ -34,7 +32,6 @@ export class CalendarFeedsService {
   private readonly rendered = new RenderedFeedCache(RENDERED_FEEDS_MAX_BYTES);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly feeds: CalendarFeedRepository,
     private readonly schedules: ScheduleRepository,
     private readonly config: AppConfig,
@@ -45,7 +42,7 @@ export class CalendarFeedsService {
   async create(organizationId: string, scheduleId: string): Promise<{ url: string; createdAt: Date }> {
     await this.scheduleOrFail(organizationId, scheduleId);
     const token = secretToken(32);
-    const createdAt = await this.feeds.replaceToken(this.dataSource.manager, organizationId, scheduleId, secretHash(token), this.clock.now());
+    const createdAt = await this.feeds.replaceToken(organizationId, scheduleId, secretHash(token), this.clock.now());
     return { url: `${this.config.appUrl}/calendar/${token}.ics`, createdAt };
   }
 
@@ -54,13 +51,13 @@ export class CalendarFeedsService {
     scheduleId: string,
   ): Promise<{ createdAt: Date; lastFetchedAt: Date | null }> {
     await this.scheduleOrFail(organizationId, scheduleId);
-    const feed = await this.feeds.find(this.dataSource.manager, organizationId, scheduleId);
+    const feed = await this.feeds.find(organizationId, scheduleId);
     if (!feed) throw new NotFoundError('Calendar feed');
     return feed;
   }
 
   async delete(organizationId: string, scheduleId: string): Promise<void> {
-    if (!(await this.feeds.delete(this.dataSource.manager, organizationId, scheduleId)))
+    if (!(await this.feeds.delete(organizationId, scheduleId)))
       throw new NotFoundError('Calendar feed');
   }
 
@@ -70,7 +67,6 @@ export class CalendarFeedsService {
    * then kept by ETag. Unknown token: NotFoundError.
    */
   async feed(token: string): Promise<RenderedFeed> {
-    const em = this.dataSource.manager;
     const now = this.clock.now();
     const window = {
       from: new Date(now.getTime() - FEED_PAST_DAYS * DAY_MS),
@@ -78,12 +74,12 @@ export class CalendarFeedsService {
       to: new Date(now.getTime() + FEED_FUTURE_DAYS * DAY_MS),
       limit: FEED_MAX_EVENTS,
     };
-    const subscription = await findBySecretToken(token, FEED_TOKEN_PATTERN, (hash) => this.feeds.byToken(em, hash, window));
+    const subscription = await findBySecretToken(token, FEED_TOKEN_PATTERN, (hash) => this.feeds.byToken(hash, window));
     if (!subscription) throw new NotFoundError('Calendar feed');
     const { organizationId, scheduleId, fingerprint } = subscription;
     // last_fetched_at to the minute: most polls write nothing.
     if (!subscription.lastFetchedAt || now.getTime() - subscription.lastFetchedAt.getTime() >= 60_000) {
-      await this.feeds.touch(em, organizationId, scheduleId, now);
+      await this.feeds.touch(organizationId, scheduleId, now);
     }
     const lastModified = new Date(
       Math.max(fingerprint.lastModified?.getTime() ?? 0, subscription.scheduleUpdatedAt.getTime()),
@@ -99,7 +95,7 @@ export class CalendarFeedsService {
       // next poll gets the new one), never older.
       body: () =>
         this.rendered.get(etag, async () =>
-          renderCalendar(await this.feeds.bookings(em, organizationId, scheduleId, window), {
+          renderCalendar(await this.feeds.bookings(organizationId, scheduleId, window), {
             name: subscription.scheduleName,
             refresh: true,
             now,
@@ -110,13 +106,13 @@ export class CalendarFeedsService {
 
   /** One booking as an iCalendar object (METHOD:PUBLISH). */
   async bookingCalendar(organizationId: string, bookingId: string): Promise<string> {
-    const booking = await this.feeds.booking(this.dataSource.manager, organizationId, bookingId);
+    const booking = await this.feeds.booking(organizationId, bookingId);
     if (!booking) throw new NotFoundError('Booking');
     return renderCalendar([booking], { name: booking.title, method: 'PUBLISH', now: this.clock.now() });
   }
 
   private async scheduleOrFail(organizationId: string, scheduleId: string): Promise<void> {
-    if (!(await this.schedules.findById(this.dataSource.manager, organizationId, scheduleId)))
+    if (!(await this.schedules.findById(organizationId, scheduleId)))
       throw new NotFoundError('Schedule');
   }
 }

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   assertChanges,
   Clock,
@@ -8,11 +7,11 @@ import {
   NotFoundError,
   Page,
   Precondition,
+  Transactions,
   slugify,
   SlugTakenError,
   writeUnderPrecondition,
 } from '@almanac/shared';
-import { DataSource } from 'typeorm';
 import { EventType, EventTypeChanges, EventTypeInput, newEventType } from '../domain/event-type';
 import { EventTypeRepository } from '../infrastructure/event-type.repository';
 
@@ -26,7 +25,7 @@ const SLUG_ATTEMPTS = 5;
 @Injectable()
 export class EventTypesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly eventTypes: EventTypeRepository,
     private readonly clock: Clock,
   ) {}
@@ -40,17 +39,17 @@ export class EventTypesService {
     const id = newId();
     const draft = (slug: string): EventType => newEventType({ id, organizationId, slug }, command, now);
     if (command.slug !== undefined)
-      return this.eventTypes.insert(this.dataSource.manager, draft(command.slug));
+      return this.eventTypes.insert(draft(command.slug));
 
     const base = slugify(command.title);
     let lastError: unknown;
     for (let attempt = 0; attempt < SLUG_ATTEMPTS; attempt++) {
       try {
-        return await this.dataSource.transaction(async (em) => {
+        return await this.transactions.run(async () => {
           // Creates that generate from the same base take turns, so they do not keep colliding.
-          await this.eventTypes.lockSlugBase(em, organizationId, base);
-          const slug = firstFreeSlug(base, await this.eventTypes.slugsLike(em, organizationId, base));
-          return this.eventTypes.insert(em, draft(slug));
+          await this.eventTypes.lockSlugBase(organizationId, base);
+          const slug = firstFreeSlug(base, await this.eventTypes.slugsLike(organizationId, base));
+          return this.eventTypes.insert(draft(slug));
         });
       } catch (error) {
         // Only a concurrent create with a supplied slug can still take ours: pick again.
@@ -66,11 +65,11 @@ export class EventTypesService {
     active: boolean,
     page: Page,
   ): Promise<{ items: EventType[]; total: number }> {
-    return this.eventTypes.list(this.dataSource.manager, organizationId, active, page);
+    return this.eventTypes.list(organizationId, active, page);
   }
 
   async get(organizationId: string, id: string): Promise<EventType> {
-    const eventType = await this.eventTypes.findById(this.dataSource.manager, organizationId, id);
+    const eventType = await this.eventTypes.findById(organizationId, id);
     if (!eventType) throw new NotFoundError('Event type');
     return eventType;
   }
@@ -87,11 +86,10 @@ export class EventTypesService {
       if (value !== undefined) (changes as Record<string, unknown>)[key] = value;
     }
     const updated = await writeUnderPrecondition(
-      this.dataSource,
+      this.transactions,
       precondition,
-      { table: 'event_types', organizationId, id },
-      (em) => this.eventTypes.findById(em, organizationId, id),
-      (em) => this.eventTypes.update(em, organizationId, id, changes),
+      () => this.eventTypes.lockById(organizationId, id),
+      () => this.eventTypes.update(organizationId, id, changes),
     );
     if (!updated) throw new NotFoundError('Event type');
     return updated;
@@ -99,11 +97,10 @@ export class EventTypesService {
 
   async delete(organizationId: string, id: string, precondition = Precondition.none<EventType>()): Promise<{ id: string }> {
     const deleted = await writeUnderPrecondition(
-      this.dataSource,
+      this.transactions,
       precondition,
-      { table: 'event_types', organizationId, id },
-      (em) => this.eventTypes.findById(em, organizationId, id),
-      (em) => this.eventTypes.delete(em, organizationId, id),
+      () => this.eventTypes.lockById(organizationId, id),
+      () => this.eventTypes.delete(organizationId, id),
     );
     if (!deleted) throw new NotFoundError('Event type');
     return { id };

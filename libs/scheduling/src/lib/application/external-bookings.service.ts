@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   Clock,
   DomainEvent,
@@ -13,7 +12,6 @@ import {
   Transactions,
 } from '@almanac/shared';
 import { BookingRepository } from '../infrastructure/booking.repository';
-import { DataSource, EntityManager } from 'typeorm';
 import { BookingEventType, isBookableSpan } from '../domain/booking';
 import {
   ExistingImport,
@@ -73,7 +71,6 @@ function isOverlap(error: unknown): boolean {
 @Injectable()
 export class ExternalBookingsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly transactions: Transactions,
     private readonly repository: ExternalBookingRepository,
     private readonly schedules: ScheduleRepository,
@@ -85,7 +82,7 @@ export class ExternalBookingsService {
   /** true when the schedule exists in the organization */
   async scheduleExists(organizationId: string, scheduleId: string): Promise<boolean> {
     if (!isUuid(organizationId) || !isUuid(scheduleId)) return false;
-    return (await this.schedules.findById(this.dataSource.manager, organizationId, scheduleId)) !== null;
+    return (await this.schedules.findById(organizationId, scheduleId)) !== null;
   }
 
   /**
@@ -112,13 +109,10 @@ export class ExternalBookingsService {
     range: { start: Date; end: Date },
     items: readonly ImportedBooking[],
   ): Promise<ExternalSyncOutcome> {
-    return this.transactions.run(() =>
-      this.reconcile(this.transactions.manager(), organizationId, scheduleId, range, items),
-    );
+    return this.transactions.run(() => this.reconcile(organizationId, scheduleId, range, items));
   }
 
   private async reconcile(
-    em: EntityManager,
     organizationId: string,
     scheduleId: string,
     range: { start: Date; end: Date },
@@ -128,7 +122,7 @@ export class ExternalBookingsService {
     // KEY SHARE: the schedule cannot be deleted under the import.
     const timezone =
       isUuid(organizationId) && isUuid(scheduleId)
-        ? ((await this.schedules.findById(em, organizationId, scheduleId, 'key share'))?.timezone ?? null)
+        ? ((await this.schedules.lockById(organizationId, scheduleId, 'key share'))?.timezone ?? null)
         : null;
     if (timezone === null) throw new InvalidReferenceError('schedule_id');
 
@@ -141,14 +135,7 @@ export class ExternalBookingsService {
     await inTurns(unique, (o) => wanted.set(o.key, o));
 
     const uids = [...new Set(unique.map((o) => o.externalUid))];
-    const existingRows = await this.repository.loadImported(
-      em,
-      organizationId,
-      scheduleId,
-      rangeStart,
-      rangeEnd,
-      uids,
-    );
+    const existingRows = await this.repository.loadImported(organizationId, scheduleId, rangeStart, rangeEnd, uids);
     const existing = new Map<string, ExistingImport>();
     // Vanished first: their time is free for the moves and new bookings below.
     const vanished: string[] = [];
@@ -161,7 +148,7 @@ export class ExternalBookingsService {
     const now = this.clock.now();
     const cancelledIds: string[] = [];
     for (let i = 0; i < vanished.length; i += BATCH_SIZE) {
-      cancelledIds.push(...(await this.repository.cancelMany(em, organizationId, vanished.slice(i, i + BATCH_SIZE), now)));
+      cancelledIds.push(...(await this.repository.cancelMany(organizationId, vanished.slice(i, i + BATCH_SIZE), now)));
     }
     outcome.cancelled = cancelledIds.length;
 
@@ -194,8 +181,8 @@ export class ExternalBookingsService {
     const insertedIds: string[] = [];
     for (let i = 0; i < updates.length; i += BATCH_SIZE) {
       const batch = updates.slice(i, i + BATCH_SIZE);
-      const done = await this.splitOnOverlap(em, batch, async (rows) => {
-        const ids = await this.repository.updateMany(em, organizationId, now, rows);
+      const done = await this.splitOnOverlap(batch, async (rows) => {
+        const ids = await this.repository.updateMany(organizationId, now, rows);
         updatedIds.push(...ids);
         return ids.length;
       });
@@ -204,15 +191,8 @@ export class ExternalBookingsService {
     }
     for (let i = 0; i < inserts.length; i += BATCH_SIZE) {
       const batch = inserts.slice(i, i + BATCH_SIZE);
-      const done = await this.splitOnOverlap(em, batch, async (rows) => {
-        const ids = await this.repository.insertIgnoringOverlaps(
-          em,
-          organizationId,
-          scheduleId,
-          timezone,
-          now,
-          rows,
-        );
+      const done = await this.splitOnOverlap(batch, async (rows) => {
+        const ids = await this.repository.insertIgnoringOverlaps(organizationId, scheduleId, timezone, now, rows);
         insertedIds.push(...ids);
         return ids.size;
       });
@@ -220,7 +200,7 @@ export class ExternalBookingsService {
       // Rows skipped by ON CONFLICT DO NOTHING overlapped something, as did rows isolated by splitting.
       outcome.conflict += batch.length - done.value;
     }
-    await this.announce(em, organizationId, existingRows, {
+    await this.announce(organizationId, existingRows, {
       cancelled: cancelledIds,
       updated: updatedIds,
       inserted: insertedIds,
@@ -234,7 +214,6 @@ export class ExternalBookingsService {
    * Read, built and recorded a batch at a time.
    */
   private async announce(
-    em: EntityManager,
     organizationId: string,
     before: ExistingImport[],
     ids: { cancelled: string[]; updated: string[]; inserted: string[] },
@@ -249,7 +228,7 @@ export class ExternalBookingsService {
     ];
     for (let i = 0; i < changes.length; i += BATCH_SIZE) {
       const batch = changes.slice(i, i + BATCH_SIZE);
-      const byId = new Map((await this.bookings.findByIds(em, organizationId, batch.map((c) => c.id))).map((b) => [b.id, b]));
+      const byId = new Map((await this.bookings.findByIds(organizationId, batch.map((c) => c.id))).map((b) => [b.id, b]));
       const events: DomainEvent[] = [];
       for (const change of batch) {
         const booking = byId.get(change.id);
@@ -265,7 +244,7 @@ export class ExternalBookingsService {
                 : ['booking.updated', undefined];
         events.push(bookingChanged(type, booking, occurredAt, previousStatus));
       }
-      await this.outbox.record(em, ...events);
+      await this.outbox.announce(...events);
     }
   }
 
@@ -274,20 +253,19 @@ export class ExternalBookingsService {
    * is halved and retried, so only rows that overlap on their own are left out (`failed`).
    */
   private async splitOnOverlap<R>(
-    em: EntityManager,
     rows: R[],
     write: (rows: R[]) => Promise<number>,
   ): Promise<{ value: number; failed: number }> {
     if (rows.length === 0) return { value: 0, failed: 0 };
     try {
-      return { value: await this.repository.underSavepoint(em, () => write(rows)), failed: 0 };
+      return { value: await this.repository.underSavepoint(() => write(rows)), failed: 0 };
     } catch (error) {
       if (!isOverlap(error)) throw error;
     }
     if (rows.length === 1) return { value: 0, failed: 1 };
     const middle = Math.ceil(rows.length / 2);
-    const left = await this.splitOnOverlap(em, rows.slice(0, middle), write);
-    const right = await this.splitOnOverlap(em, rows.slice(middle), write);
+    const left = await this.splitOnOverlap(rows.slice(0, middle), write);
+    const right = await this.splitOnOverlap(rows.slice(middle), write);
     return { value: left.value + right.value, failed: left.failed + right.failed };
   }
 }

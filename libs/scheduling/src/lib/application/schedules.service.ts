@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import {
   assertChanges,
   Clock,
@@ -7,9 +6,9 @@ import {
   NotFoundError,
   Page,
   Precondition,
+  Transactions,
   writeUnderPrecondition,
 } from '@almanac/shared';
-import { DataSource } from 'typeorm';
 import { newSchedule, Schedule, ScheduleInput } from '../domain/schedule';
 import { ScheduleInUseError } from '../domain/scheduling-errors';
 import { ScheduleRepository } from '../infrastructure/schedule.repository';
@@ -21,21 +20,21 @@ export type UpdateScheduleCommand = Partial<ScheduleInput>;
 @Injectable()
 export class SchedulesService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly schedules: ScheduleRepository,
     private readonly clock: Clock,
   ) {}
 
   async create(organizationId: string, command: CreateScheduleCommand): Promise<Schedule> {
-    return this.schedules.insert(this.dataSource.manager, newSchedule({ id: newId(), organizationId }, command, this.clock.now()));
+    return this.schedules.insert(newSchedule({ id: newId(), organizationId }, command, this.clock.now()));
   }
 
   async list(organizationId: string, page: Page): Promise<{ items: Schedule[]; total: number }> {
-    return this.schedules.list(this.dataSource.manager, organizationId, page);
+    return this.schedules.list(organizationId, page);
   }
 
   async get(organizationId: string, id: string): Promise<Schedule> {
-    const schedule = await this.schedules.findById(this.dataSource.manager, organizationId, id);
+    const schedule = await this.schedules.findById(organizationId, id);
     if (!schedule) throw new NotFoundError('Schedule');
     return schedule;
   }
@@ -48,11 +47,10 @@ export class SchedulesService {
   ): Promise<Schedule> {
     assertChanges(command);
     const updated = await writeUnderPrecondition(
-      this.dataSource,
+      this.transactions,
       precondition,
-      { table: 'schedules', organizationId, id },
-      (em) => this.schedules.findById(em, organizationId, id),
-      (em) => this.schedules.update(em, organizationId, id, { ...command, updatedAt: this.clock.now() }),
+      () => this.schedules.lockById(organizationId, id),
+      () => this.schedules.update(organizationId, id, { ...command, updatedAt: this.clock.now() }),
     );
     if (!updated) throw new NotFoundError('Schedule');
     return updated;
@@ -68,12 +66,12 @@ export class SchedulesService {
     id: string,
     precondition = Precondition.none<Schedule>(),
   ): Promise<{ id: string }> {
-    return this.dataSource.transaction(async (em) => {
-      const schedule = await this.schedules.findById(em, organizationId, id, 'update');
+    return this.transactions.run(async () => {
+      const schedule = await this.schedules.lockById(organizationId, id);
       if (!schedule) throw new NotFoundError('Schedule');
       precondition.assert(schedule);
-      if (await this.schedules.hasActiveBookings(em, organizationId, id)) throw new ScheduleInUseError();
-      await this.schedules.delete(em, organizationId, id);
+      if (await this.schedules.hasActiveBookings(organizationId, id)) throw new ScheduleInUseError();
+      await this.schedules.delete(organizationId, id);
       return { id };
     });
   }

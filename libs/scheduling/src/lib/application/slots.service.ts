@@ -1,8 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { Clock, isCalendarDate, isUuid, NotFoundError, ValidationFailedError } from '@almanac/shared';
 import { Temporal } from 'temporal-polyfill';
-import { DataSource } from 'typeorm';
 import { localDateOf, localDayBounds } from '../domain/availability';
 import { availableSlots, DEFAULT_SLOT_RANGE_DAYS, MAX_SLOT_RANGE_DAYS, Slot } from '../domain/slots';
 import { BookingRepository } from '../infrastructure/booking.repository';
@@ -28,7 +26,6 @@ function addDays(instant: number, days: number, timeZone: string): number {
 @Injectable()
 export class SlotsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly bookings: BookingRepository,
     private readonly clock: Clock,
   ) {}
@@ -38,8 +35,7 @@ export class SlotsService {
     // An id that is not a UUID names no record, like an unknown one.
     if (!isUuid(command.scheduleId)) throw new NotFoundError('Schedule');
     if (!isUuid(command.eventTypeId)) throw new NotFoundError('Event type');
-    const em = this.dataSource.manager;
-    const refs = await this.bookings.references(em, organizationId, command.scheduleId, command.eventTypeId);
+    const refs = await this.bookings.references(organizationId, command.scheduleId, command.eventTypeId);
     if (!refs.schedule.found) throw new NotFoundError('Schedule');
     if (!refs.eventType?.found) throw new NotFoundError('Event type');
 
@@ -60,7 +56,6 @@ export class SlotsService {
     const firstDate = localDateOf(from, tz).subtract({ days: 1 });
     const lastDate = localDateOf(to, tz).add({ days: 2 });
     const busy = await this.bookings.busy(
-      em,
       organizationId,
       command.scheduleId,
       command.eventTypeId,

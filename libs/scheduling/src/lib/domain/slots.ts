@@ -42,21 +42,6 @@ export function slotQueryCost(start: unknown, end: unknown, now: Date): number {
   return Math.min(MAX_SLOT_RANGE_DAYS, Math.max(1, Math.ceil((toMs - fromMs) / DAY)));
 }
 
-/** An event type's booking rules (minutes unless said otherwise). */
-export interface BookingRules {
-  /** Minutes. */
-  readonly duration: number;
-  readonly bufferBefore: number;
-  readonly bufferAfter: number;
-  readonly minimumNotice: number;
-  /** Minutes between candidate starts; null: the duration (slots step by at least MIN_SLOT_INTERVAL). */
-  readonly slotInterval: number | null;
-  /** null: unlimited. */
-  readonly bookingWindowDays: number | null;
-  /** null: no limit. */
-  readonly maxBookingsPerDay: number | null;
-}
-
 /** A PENDING or CONFIRMED booking of the schedule, as slots need it. */
 export interface BusyBooking {
   readonly start: number;

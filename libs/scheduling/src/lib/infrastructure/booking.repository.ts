@@ -1,13 +1,12 @@
-import { DomainEvent, Outbox, SqlClient, SqlParams, SqlStatement } from '@almanac/shared';
+import { DomainEvent, Outbox, SqlParams, SqlStatement, Transactions } from '@almanac/shared';
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
 import type { Booking, BookingChanges, BookingListFilter, EventTypeRef, ScheduleRef } from '../domain/booking';
 import type { BusyTimes } from '../domain/slots';
 import type { BookingStatus } from '../domain/booking-status';
 import { EVENT_TYPE_TABLE } from './event-type.table';
 import { SCHEDULE_TABLE } from './schedule.table';
 import { BOOKING_TABLE } from './booking.table';
-import { likeLiteral, pageWithTotal, rowsOf, RunSql, translateBookingWriteError } from './sql';
+import { likeLiteral, pageWithTotal, translateBookingWriteError } from './sql';
 
 type BookingRow = Record<string, unknown> & { total?: string };
 
@@ -20,32 +19,23 @@ function bookingInsertQuery(b: Booking): SqlStatement {
   return { text: `${insert.text} RETURNING ${BOOKING_COLUMNS}`, values: insert.values };
 }
 
+/**
+ * Bookings in PostgreSQL. Every statement runs in the ambient unit of work (`Transactions`), or on
+ * its own straight on the pool: a booking's create and reads, the hot paths, take no transaction.
+ */
 @Injectable()
 export class BookingRepository {
-  private readonly thin: RunSql;
-
   constructor(
-    private readonly sql: SqlClient,
+    private readonly db: Transactions,
     private readonly outbox: Outbox,
-  ) {
-    this.thin = async <R>(text: string, params: unknown[]) => (await sql.query<R>(text, params)).rows;
-  }
-
-  /**
-   * Where a statement runs: outside a transaction (the data source's own manager) straight on the
-   * pool through SqlClient, the hot path; inside one, through the transaction's EntityManager.
-   */
-  private runner(em: EntityManager): RunSql {
-    if (this.sql.handles(em)) return this.thin;
-    return <R>(text: string, params: unknown[]) => rowsOf<R>(em, text, params);
-  }
+  ) {}
 
   /**
    * Throws `BookingOverlapError` when the time is taken, `InvalidReferenceError` when a referenced row
    * vanished. With `announce`, the booking and its outbox event are written by one statement (a
    * data-modifying CTE): both or neither, in one round trip.
    */
-  async insert(em: EntityManager, b: Booking, announce?: DomainEvent): Promise<Booking> {
+  async insert(b: Booking, announce?: DomainEvent): Promise<Booking> {
     try {
       let query = bookingInsertQuery(b);
       if (announce) {
@@ -55,24 +45,33 @@ export class BookingRepository {
           values: [...query.values, ...event.values],
         };
       }
-      const rows = await this.runner(em)<BookingRow>(query.text, query.values);
+      const rows = await this.db.rows<BookingRow>(query.text, query.values);
       return toBooking(rows[0]!);
     } catch (error) {
       throw translateBookingWriteError(error);
     }
   }
 
-  async findById(em: EntityManager, organizationId: string, id: string): Promise<Booking | null> {
-    const rows = await this.runner(em)<BookingRow>(
+  async findById(organizationId: string, id: string): Promise<Booking | null> {
+    const rows = await this.db.rows<BookingRow>(
       `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE organization_id = $1 AND id = $2`,
       [organizationId, id],
     );
     return rows[0] ? toBooking(rows[0]) : null;
   }
 
-  async findByIds(em: EntityManager, organizationId: string, ids: string[]): Promise<Booking[]> {
+  /** The booking as it is now, its row locked until the transaction ends (a write's precondition). */
+  async lockById(organizationId: string, id: string): Promise<Booking | null> {
+    const rows = await this.db.rowsInTransaction<BookingRow>(
+      `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE organization_id = $1 AND id = $2 FOR UPDATE`,
+      [organizationId, id],
+    );
+    return rows[0] ? toBooking(rows[0]) : null;
+  }
+
+  async findByIds(organizationId: string, ids: string[]): Promise<Booking[]> {
     if (ids.length === 0) return [];
-    const rows = await this.runner(em)<BookingRow>(
+    const rows = await this.db.rows<BookingRow>(
       `SELECT ${BOOKING_COLUMNS} FROM bookings WHERE organization_id = $1 AND id = ANY ($2::uuid[]) ORDER BY start_time, id`,
       [organizationId, ids],
     );
@@ -85,7 +84,6 @@ export class BookingRepository {
    * Null when no row matched.
    */
   async update(
-    em: EntityManager,
     organizationId: string,
     id: string,
     changes: BookingChanges,
@@ -96,7 +94,7 @@ export class BookingRepository {
     let where = `organization_id = ${p.add(organizationId)} AND id = ${p.add(id)}`;
     if (expectedStatus) where += ` AND status = ${p.add(expectedStatus)}`;
     try {
-      const rows = await this.runner(em)<BookingRow>(
+      const rows = await this.db.rows<BookingRow>(
         `UPDATE bookings SET ${set} WHERE ${where} RETURNING ${BOOKING_COLUMNS}`,
         p.values,
       );
@@ -111,7 +109,6 @@ export class BookingRepository {
    * in all: `count(*) OVER ()` on the page, a count alone for a page past the last row (see pageWithTotal).
    */
   async list(
-    em: EntityManager,
     organizationId: string,
     filter: BookingListFilter,
     page: { limit: number; offset: number },
@@ -134,7 +131,7 @@ export class BookingRepository {
     const limit = p.add(page.limit);
     const offset = p.add(page.offset);
     const { rows, total } = await pageWithTotal<BookingRow>(
-      this.runner(em),
+      (sql, params) => this.db.rows(sql, params),
       `SELECT ${BOOKING_COLUMNS}, count(*) OVER () AS total FROM bookings WHERE ${condition}
        ORDER BY start_time, id LIMIT ${limit} OFFSET ${offset}`,
       `SELECT count(*) AS total FROM bookings WHERE ${condition}`,
@@ -149,7 +146,6 @@ export class BookingRepository {
    * booking rules, in one round trip. A missing (or foreign) one comes back as `found: false`.
    */
   async references(
-    em: EntityManager,
     organizationId: string,
     scheduleId: string,
     eventTypeId: string | null,
@@ -157,7 +153,7 @@ export class BookingRepository {
     schedule: { found: false } | ({ found: true } & ScheduleRef);
     eventType: { found: false } | ({ found: true } & EventTypeRef) | null;
   }> {
-    const [row] = await this.runner(em)<{ schedule: Record<string, unknown> | null; event_type: Record<string, unknown> | null }>(
+    const [row] = await this.db.rows<{ schedule: Record<string, unknown> | null; event_type: Record<string, unknown> | null }>(
       `SELECT (SELECT ${SCHEDULE_TABLE.jsonObject()} FROM schedules WHERE organization_id = $1 AND id = $2) AS schedule,
               (SELECT ${EVENT_TYPE_TABLE.jsonObject()} FROM event_types WHERE organization_id = $1 AND id = $3) AS event_type`,
       [organizationId, scheduleId, eventTypeId],
@@ -186,13 +182,12 @@ export class BookingRepository {
    * (schedule, event type, local date): the count and the insert of each run one after another.
    */
   async lockDailyLimit(
-    em: EntityManager,
     organizationId: string,
     scheduleId: string,
     eventTypeId: string,
     localDate: string,
   ): Promise<void> {
-    await this.runner(em)(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
+    await this.db.rowsInTransaction(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
       `booking-daily-limit:${organizationId}:${scheduleId}:${eventTypeId}:${localDate}`,
     ]);
   }
@@ -202,7 +197,6 @@ export class BookingRepository {
    * date), other than `exceptId`: what a daily limit counts.
    */
   async countSameDay(
-    em: EntityManager,
     organizationId: string,
     scheduleId: string,
     eventTypeId: string,
@@ -210,7 +204,7 @@ export class BookingRepository {
     to: Date,
     exceptId: string,
   ): Promise<number> {
-    const [row] = await this.runner(em)<{ n: number }>(
+    const [row] = await this.db.rows<{ n: number }>(
       `SELECT count(*)::int AS n FROM bookings
        WHERE organization_id = $1 AND schedule_id = $2 AND event_type_id = $3 AND status IN ('PENDING', 'CONFIRMED')
          AND start_time >= $4 AND start_time < $5 AND id <> $6`,
@@ -225,7 +219,6 @@ export class BookingRepository {
    * it alone (it carries every column read here).
    */
   async busy(
-    em: EntityManager,
     organizationId: string,
     scheduleId: string,
     eventTypeId: string,
@@ -235,7 +228,7 @@ export class BookingRepository {
     // One row of three JSON arrays of epoch milliseconds (date_part's float8: cheaper than extract's
     // numeric): a 62-day range meets thousands of bookings, and one JSON value parses far faster than
     // thousands of rows. The blocked time is booking_blocked_time()'s, in plain arithmetic.
-    const [row] = await this.runner(em)<{ busy: [number[] | null, number[] | null, number[] | null] }>(
+    const [row] = await this.db.rows<{ busy: [number[] | null, number[] | null, number[] | null] }>(
       `SELECT json_build_array(
            array_agg(round(date_part('epoch', start_time) * 1000) - buffer_before * 60000),
            array_agg(round(date_part('epoch', end_time) * 1000) + buffer_after * 60000),

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { returnedRows } from '@almanac/shared';
-import type { EntityManager } from 'typeorm';
+import { Transactions } from '@almanac/shared';
 import type { BookingStatus } from '../domain/booking-status';
 import type { FeedBooking } from '../domain/icalendar';
 
@@ -80,23 +79,19 @@ function nearestBookings(columns: string, organization: string, schedule: string
     ) n ORDER BY abs(extract(epoch FROM n.start_time - $2::timestamptz)), n.start_time, n.id LIMIT $4`;
 }
 
-async function rows<T>(em: EntityManager, sql: string, params: unknown[]): Promise<T[]> {
-  return returnedRows<T>(await em.query(sql, params));
-}
-
 /** Calendar feeds of schedules, and the bookings they show. */
 @Injectable()
 export class CalendarFeedRepository {
+  constructor(private readonly db: Transactions) {}
+
   /** Creates the schedule's feed, or replaces its token (the old address stops working at once). */
   async replaceToken(
-    em: EntityManager,
     organizationId: string,
     scheduleId: string,
     tokenHash: string,
     now: Date,
   ): Promise<Date> {
-    const [row] = await rows<{ created_at: Date }>(
-      em,
+    const [row] = await this.db.rows<{ created_at: Date }>(
       `INSERT INTO calendar_feeds (organization_id, schedule_id, token_hash, created_at) VALUES ($1, $2, $3, $4)
        ON CONFLICT (organization_id, schedule_id) DO UPDATE SET token_hash = EXCLUDED.token_hash, created_at = EXCLUDED.created_at, last_fetched_at = NULL
        RETURNING created_at`,
@@ -106,23 +101,20 @@ export class CalendarFeedRepository {
   }
 
   async find(
-    em: EntityManager,
     organizationId: string,
     scheduleId: string,
   ): Promise<{ createdAt: Date; lastFetchedAt: Date | null } | null> {
-    const [row] = await rows<{ created_at: Date; last_fetched_at: Date | null }>(
-      em,
+    const [row] = await this.db.rows<{ created_at: Date; last_fetched_at: Date | null }>(
       'SELECT created_at, last_fetched_at FROM calendar_feeds WHERE organization_id = $1 AND schedule_id = $2',
       [organizationId, scheduleId],
     );
     return row ? { createdAt: row.created_at, lastFetchedAt: row.last_fetched_at } : null;
   }
 
-  async delete(em: EntityManager, organizationId: string, scheduleId: string): Promise<boolean> {
+  async delete(organizationId: string, scheduleId: string): Promise<boolean> {
     return (
       (
-        await rows(
-          em,
+        await this.db.rows(
           'DELETE FROM calendar_feeds WHERE organization_id = $1 AND schedule_id = $2 RETURNING schedule_id',
           [organizationId, scheduleId],
         )
@@ -135,11 +127,10 @@ export class CalendarFeedRepository {
    * in 304 is one round trip (the fingerprint reads bookings_schedule_idx only).
    */
   async byToken(
-    em: EntityManager,
     tokenHash: string,
     window: FeedWindow,
   ): Promise<(FeedSubscription & { fingerprint: FeedFingerprint }) | null> {
-    const [row] = await rows<{
+    const [row] = await this.db.rows<{
       organization_id: string;
       schedule_id: string;
       name: string;
@@ -149,7 +140,6 @@ export class CalendarFeedRepository {
       digest: string | null;
       last_modified: Date | null;
     }>(
-      em,
       `SELECT f.organization_id, f.schedule_id, f.last_fetched_at, s.name, s.updated_at, a.count, a.digest, a.last_modified
          FROM calendar_feeds f
          JOIN schedules s ON s.organization_id = f.organization_id AND s.id = f.schedule_id
@@ -178,22 +168,20 @@ export class CalendarFeedRepository {
   }
 
   /** The bookings the feed shows (see nearestBookings), by start. */
-  async bookings(em: EntityManager, organizationId: string, scheduleId: string, window: FeedWindow): Promise<FeedBooking[]> {
+  async bookings(organizationId: string, scheduleId: string, window: FeedWindow): Promise<FeedBooking[]> {
     const columns = FEED_COLUMNS.split(', ')
       .map((column) => `b.${column}`)
       .join(', ');
     return (
-      await rows<FeedBookingRow>(
-        em,
+      await this.db.rows<FeedBookingRow>(
         `SELECT ${FEED_COLUMNS} FROM (${nearestBookings(columns, '$5', '$6')}) c ORDER BY start_time, id`,
         [...windowParams(window), organizationId, scheduleId],
       )
     ).map(toFeedBooking);
   }
 
-  async booking(em: EntityManager, organizationId: string, id: string): Promise<FeedBooking | null> {
-    const [row] = await rows<FeedBookingRow>(
-      em,
+  async booking(organizationId: string, id: string): Promise<FeedBooking | null> {
+    const [row] = await this.db.rows<FeedBookingRow>(
       `SELECT ${FEED_COLUMNS} FROM bookings WHERE organization_id = $1 AND id = $2`,
       [organizationId, id],
     );
@@ -201,8 +189,8 @@ export class CalendarFeedRepository {
   }
 
   /** Notes a fetch, at most once a minute per feed (calendar clients poll every few minutes). */
-  async touch(em: EntityManager, organizationId: string, scheduleId: string, now: Date): Promise<void> {
-    await em.query(
+  async touch(organizationId: string, scheduleId: string, now: Date): Promise<void> {
+    await this.db.rows(
       `UPDATE calendar_feeds SET last_fetched_at = $3
         WHERE organization_id = $1 AND schedule_id = $2 AND (last_fetched_at IS NULL OR last_fetched_at < $3::timestamptz - interval '1 minute')`,
       [organizationId, scheduleId, now],

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { lockSlugBase, PG_UNIQUE_VIOLATION, pgErrorOf, SlugTakenError, SqlParams } from '@almanac/shared';
-import type { EntityManager } from 'typeorm';
+import { PG_UNIQUE_VIOLATION, pgErrorOf, slugBaseLock, SlugTakenError, SqlParams, Transactions } from '@almanac/shared';
 import type { EventType, EventTypeChanges } from '../domain/event-type';
 import { EVENT_TYPE_TABLE } from './event-type.table';
-import { likeLiteral, pageWithTotal, rowsOf } from './sql';
+import { likeLiteral, pageWithTotal } from './sql';
 
 const COLUMNS = EVENT_TYPE_TABLE.select();
 const toEventType = (row: Record<string, unknown>): EventType => EVENT_TYPE_TABLE.fromRow(row);
@@ -15,13 +14,16 @@ function translate(error: unknown, slug: string | undefined): unknown {
   return error;
 }
 
+/** Event types in PostgreSQL; statements run in the ambient unit of work (`Transactions`), or on their own. */
 @Injectable()
 export class EventTypeRepository {
+  constructor(private readonly db: Transactions) {}
+
   /** Throws `SlugTakenError` when the organization already has the slug. */
-  async insert(em: EntityManager, eventType: EventType): Promise<EventType> {
+  async insert(eventType: EventType): Promise<EventType> {
     const insert = EVENT_TYPE_TABLE.insert(eventType);
     try {
-      const rows = await rowsOf<Record<string, unknown>>(em, `${insert.text} RETURNING ${COLUMNS}`, insert.values);
+      const rows = await this.db.rows<Record<string, unknown>>(`${insert.text} RETURNING ${COLUMNS}`, insert.values);
       return toEventType(rows[0]!);
     } catch (error) {
       throw translate(error, eventType.slug);
@@ -29,37 +31,44 @@ export class EventTypeRepository {
   }
 
   /** Serializes slug generation from one base in one organization until the transaction ends. */
-  lockSlugBase(em: EntityManager, organizationId: string, base: string): Promise<void> {
-    return lockSlugBase(em, 'event_types', organizationId, base);
+  async lockSlugBase(organizationId: string, base: string): Promise<void> {
+    const lock = slugBaseLock('event_types', organizationId, base);
+    await this.db.rowsInTransaction(lock.text, lock.values);
   }
 
   /** Slugs of the organization equal to `base` or of the form `base-…` (candidates for `firstFreeSlug`). */
-  async slugsLike(em: EntityManager, organizationId: string, base: string): Promise<string[]> {
-    const rows = await rowsOf<{ slug: string }>(
-      em,
+  async slugsLike(organizationId: string, base: string): Promise<string[]> {
+    const rows = await this.db.rows<{ slug: string }>(
       `SELECT slug FROM event_types WHERE organization_id = $1 AND (slug = $2 OR slug LIKE $3 ESCAPE '\\')`,
       [organizationId, base, `${likeLiteral(base)}-%`],
     );
     return rows.map((r) => r.slug);
   }
 
-  async findById(em: EntityManager, organizationId: string, id: string): Promise<EventType | null> {
-    const rows = await rowsOf<Record<string, unknown>>(
-      em,
+  async findById(organizationId: string, id: string): Promise<EventType | null> {
+    const rows = await this.db.rows<Record<string, unknown>>(
       `SELECT ${COLUMNS} FROM event_types WHERE organization_id = $1 AND id = $2`,
       [organizationId, id],
     );
     return rows[0] ? toEventType(rows[0]) : null;
   }
 
+  /** The event type as it is now, its row locked until the transaction ends (a write's precondition). */
+  async lockById(organizationId: string, id: string): Promise<EventType | null> {
+    const rows = await this.db.rowsInTransaction<Record<string, unknown>>(
+      `SELECT ${COLUMNS} FROM event_types WHERE organization_id = $1 AND id = $2 FOR UPDATE`,
+      [organizationId, id],
+    );
+    return rows[0] ? toEventType(rows[0]) : null;
+  }
+
   async list(
-    em: EntityManager,
     organizationId: string,
     active: boolean,
     page: { limit: number; offset: number },
   ): Promise<{ items: EventType[]; total: number }> {
     const { rows, total } = await pageWithTotal<Record<string, unknown> & { total?: string }>(
-      em,
+      (sql, params) => this.db.rows(sql, params),
       `SELECT ${COLUMNS}, count(*) OVER () AS total FROM event_types
        WHERE organization_id = $1 AND is_active = $2 ORDER BY created_at, id LIMIT $3 OFFSET $4`,
       'SELECT count(*) AS total FROM event_types WHERE organization_id = $1 AND is_active = $2',
@@ -71,7 +80,6 @@ export class EventTypeRepository {
 
   /** Throws `SlugTakenError` when the new slug is taken. */
   async update(
-    em: EntityManager,
     organizationId: string,
     id: string,
     changes: EventTypeChanges,
@@ -79,8 +87,7 @@ export class EventTypeRepository {
     const p = new SqlParams();
     const set = EVENT_TYPE_TABLE.set(p, changes);
     try {
-      const rows = await rowsOf<Record<string, unknown>>(
-        em,
+      const rows = await this.db.rows<Record<string, unknown>>(
         `UPDATE event_types SET ${set} WHERE organization_id = ${p.add(organizationId)} AND id = ${p.add(id)}
          RETURNING ${COLUMNS}`,
         p.values,
@@ -92,9 +99,8 @@ export class EventTypeRepository {
   }
 
   /** Bookings of the type keep their history: the foreign key sets their `event_type_id` to null. */
-  async delete(em: EntityManager, organizationId: string, id: string): Promise<boolean> {
-    const rows = await rowsOf(
-      em,
+  async delete(organizationId: string, id: string): Promise<boolean> {
+    const rows = await this.db.rows(
       'DELETE FROM event_types WHERE organization_id = $1 AND id = $2 RETURNING id',
       [organizationId, id],
     );

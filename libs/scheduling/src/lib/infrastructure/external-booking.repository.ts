@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
+import { Transactions } from '@almanac/shared';
 import type { BookingStatus } from '../domain/booking-status';
 import type { ExistingImport, ImportChange, NewImport } from '../domain/imported-booking';
-import { rowsOf } from './sql';
+
 
 interface ExistingImportRow {
   id: string;
@@ -21,34 +21,34 @@ const SAVEPOINT = 'scheduling_external_sync';
 
 @Injectable()
 export class ExternalBookingRepository {
+  constructor(private readonly db: Transactions) {}
+
   /**
-   * Runs `write` under a savepoint of the transaction: on success it is kept; on failure it is undone
-   * (the transaction stays usable) and the error is thrown again for the caller to judge.
+   * Runs `write` under a savepoint of the ambient transaction: on success it is kept; on failure it is
+   * undone (the transaction stays usable) and the error is thrown again for the caller to judge.
    */
-  async underSavepoint<R>(em: EntityManager, write: () => Promise<R>): Promise<R> {
-    await em.query(`SAVEPOINT ${SAVEPOINT}`);
+  async underSavepoint<R>(write: () => Promise<R>): Promise<R> {
+    await this.db.rowsInTransaction(`SAVEPOINT ${SAVEPOINT}`);
     try {
       const value = await write();
-      await em.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);
+      await this.db.rows(`RELEASE SAVEPOINT ${SAVEPOINT}`);
       return value;
     } catch (error) {
-      await em.query(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
-      await em.query(`RELEASE SAVEPOINT ${SAVEPOINT}`);
+      await this.db.rows(`ROLLBACK TO SAVEPOINT ${SAVEPOINT}`);
+      await this.db.rows(`RELEASE SAVEPOINT ${SAVEPOINT}`);
       throw error;
     }
   }
 
   /** Imported bookings of the schedule that start in the range or carry one of the UIDs (one query). */
   async loadImported(
-    em: EntityManager,
     organizationId: string,
     scheduleId: string,
     rangeStart: Date,
     rangeEnd: Date,
     uids: string[],
   ): Promise<ExistingImport[]> {
-    const rows = await rowsOf<ExistingImportRow>(
-      em,
+    const rows = await this.db.rows<ExistingImportRow>(
       `SELECT id, status, start_time, end_time, title, location, cancelled_by_sync,
               external_uid, external_recurrence_id AS recurrence_id
          FROM bookings
@@ -76,15 +76,13 @@ export class ExternalBookingRepository {
    * that were inserted.
    */
   async insertIgnoringOverlaps(
-    em: EntityManager,
     organizationId: string,
     scheduleId: string,
     timezone: string,
     now: Date,
     rows: NewImport[],
   ): Promise<Set<string>> {
-    const inserted = await rowsOf<{ id: string }>(
-      em,
+    const inserted = await this.db.rows<{ id: string }>(
       `INSERT INTO bookings (id, organization_id, schedule_id, event_type_id, start_time, end_time, timezone, status,
                              title, location, location_type, attendee_name, attendee_email, metadata,
                              external_uid, external_recurrence_id, created_at, updated_at)
@@ -124,13 +122,11 @@ export class ExternalBookingRepository {
    * cancelled. Fails as a whole (23P01) when one of them would overlap: the caller splits the batch.
    */
   async updateMany(
-    em: EntityManager,
     organizationId: string,
     now: Date,
     rows: ImportChange[],
   ): Promise<string[]> {
-    const updated = await rowsOf<{ id: string }>(
-      em,
+    const updated = await this.db.rows<{ id: string }>(
       `UPDATE bookings b
           SET start_time = u.start_time, end_time = u.end_time, title = u.title, location = u.location,
               attendee_name = u.attendee_name, attendee_email = u.attendee_email, updated_at = $2,
@@ -161,10 +157,9 @@ export class ExternalBookingRepository {
   }
 
   /** Cancels the given imported bookings that are still PENDING or CONFIRMED, marking them as cancelled by the import. */
-  async cancelMany(em: EntityManager, organizationId: string, ids: string[], now: Date): Promise<string[]> {
+  async cancelMany(organizationId: string, ids: string[], now: Date): Promise<string[]> {
     if (ids.length === 0) return [];
-    const cancelled = await rowsOf<{ id: string }>(
-      em,
+    const cancelled = await this.db.rows<{ id: string }>(
       `UPDATE bookings SET status = 'CANCELLED', cancelled_at = $2, updated_at = $2, cancelled_by_sync = true
         WHERE organization_id = $1 AND id = ANY($3::uuid[]) AND status IN ('PENDING', 'CONFIRMED')
        RETURNING id`,

@@ -1,46 +1,51 @@
 import { Injectable } from '@nestjs/common';
-import { SqlParams } from '@almanac/shared';
-import type { EntityManager } from 'typeorm';
+import { SqlParams, Transactions } from '@almanac/shared';
 import type { Schedule, ScheduleChanges } from '../domain/schedule';
 import { SCHEDULE_TABLE } from './schedule.table';
-import { pageWithTotal, rowsOf } from './sql';
+import { pageWithTotal } from './sql';
 
 type ScheduleRow = Record<string, unknown> & { total?: string };
 
 const COLUMNS = SCHEDULE_TABLE.select();
 const toSchedule = (row: ScheduleRow): Schedule => SCHEDULE_TABLE.fromRow(row);
 
+/** Schedules in PostgreSQL; statements run in the ambient unit of work (`Transactions`), or on their own. */
 @Injectable()
 export class ScheduleRepository {
-  async insert(em: EntityManager, schedule: Schedule): Promise<Schedule> {
+  constructor(private readonly db: Transactions) {}
+
+  async insert(schedule: Schedule): Promise<Schedule> {
     const insert = SCHEDULE_TABLE.insert(schedule);
-    const rows = await rowsOf<ScheduleRow>(em, `${insert.text} RETURNING ${COLUMNS}`, insert.values);
+    const rows = await this.db.rows<ScheduleRow>(`${insert.text} RETURNING ${COLUMNS}`, insert.values);
     return toSchedule(rows[0]!);
   }
 
-  /** `update` locks the row against concurrent bookings (their foreign-key check takes KEY SHARE). */
-  async findById(
-    em: EntityManager,
-    organizationId: string,
-    id: string,
-    lock?: 'update' | 'key share',
-  ): Promise<Schedule | null> {
-    const suffix = lock === 'update' ? ' FOR UPDATE' : lock === 'key share' ? ' FOR KEY SHARE' : '';
-    const rows = await rowsOf<ScheduleRow>(
-      em,
-      `SELECT ${COLUMNS} FROM schedules WHERE organization_id = $1 AND id = $2${suffix}`,
+  async findById(organizationId: string, id: string): Promise<Schedule | null> {
+    const rows = await this.db.rows<ScheduleRow>(`SELECT ${COLUMNS} FROM schedules WHERE organization_id = $1 AND id = $2`, [
+      organizationId,
+      id,
+    ]);
+    return rows[0] ? toSchedule(rows[0]) : null;
+  }
+
+  /**
+   * The schedule as it is now, its row locked until the transaction ends: `update` against any write
+   * and against new bookings (their foreign-key check takes KEY SHARE), `key share` against deletion.
+   */
+  async lockById(organizationId: string, id: string, strength: 'update' | 'key share' = 'update'): Promise<Schedule | null> {
+    const rows = await this.db.rowsInTransaction<ScheduleRow>(
+      `SELECT ${COLUMNS} FROM schedules WHERE organization_id = $1 AND id = $2 FOR ${strength === 'update' ? 'UPDATE' : 'KEY SHARE'}`,
       [organizationId, id],
     );
     return rows[0] ? toSchedule(rows[0]) : null;
   }
 
   async list(
-    em: EntityManager,
     organizationId: string,
     page: { limit: number; offset: number },
   ): Promise<{ items: Schedule[]; total: number }> {
     const { rows, total } = await pageWithTotal<ScheduleRow>(
-      em,
+      (sql, params) => this.db.rows(sql, params),
       `SELECT ${COLUMNS}, count(*) OVER () AS total FROM schedules WHERE organization_id = $1
        ORDER BY created_at, id LIMIT $2 OFFSET $3`,
       'SELECT count(*) AS total FROM schedules WHERE organization_id = $1',
@@ -51,15 +56,13 @@ export class ScheduleRepository {
   }
 
   async update(
-    em: EntityManager,
     organizationId: string,
     id: string,
     changes: ScheduleChanges,
   ): Promise<Schedule | null> {
     const p = new SqlParams();
     const set = SCHEDULE_TABLE.set(p, changes);
-    const rows = await rowsOf<ScheduleRow>(
-      em,
+    const rows = await this.db.rows<ScheduleRow>(
       `UPDATE schedules SET ${set} WHERE organization_id = ${p.add(organizationId)} AND id = ${p.add(id)}
        RETURNING ${COLUMNS}`,
       p.values,
@@ -67,9 +70,8 @@ export class ScheduleRepository {
     return rows[0] ? toSchedule(rows[0]) : null;
   }
 
-  async hasActiveBookings(em: EntityManager, organizationId: string, scheduleId: string): Promise<boolean> {
-    const rows = await rowsOf<{ active: boolean }>(
-      em,
+  async hasActiveBookings(organizationId: string, scheduleId: string): Promise<boolean> {
+    const rows = await this.db.rows<{ active: boolean }>(
       `SELECT EXISTS (SELECT 1 FROM bookings WHERE organization_id = $1 AND schedule_id = $2
          AND status IN ('PENDING', 'CONFIRMED')) AS active`,
       [organizationId, scheduleId],
@@ -78,9 +80,8 @@ export class ScheduleRepository {
   }
 
   /** Deletes the schedule; its (finished or cancelled) bookings go with it through the foreign key. */
-  async delete(em: EntityManager, organizationId: string, id: string): Promise<boolean> {
-    const rows = await rowsOf(
-      em,
+  async delete(organizationId: string, id: string): Promise<boolean> {
+    const rows = await this.db.rows(
       'DELETE FROM schedules WHERE organization_id = $1 AND id = $2 RETURNING id',
       [organizationId, id],
     );

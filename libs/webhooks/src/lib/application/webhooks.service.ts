@@ -6,7 +6,6 @@ import {
   assertChanges,
   AuditLog,
   AuditSource,
-  checkPrecondition,
   Clock,
   ForbiddenError,
   isPublicAddress,
@@ -16,6 +15,7 @@ import {
   Outbox,
   Page,
   Precondition,
+  Transactions,
   ValidationFailedError,
 } from '@almanac/shared';
 import { randomBytes } from 'node:crypto';
@@ -44,6 +44,7 @@ export function newWebhookSecret(): string {
 export class WebhooksService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly transactions: Transactions,
     private readonly repository: WebhookRepository,
     private readonly outbox: Outbox,
     private readonly config: AppConfig,
@@ -110,8 +111,9 @@ export class WebhooksService {
     if (changes.events !== undefined) assertMayRead(changes.events, readScopes);
     if (changes.url !== undefined) await this.assertDeliverable(changes.url);
     const events = changes.events === undefined ? undefined : [...new Set(changes.events)];
-    const updated = await this.dataSource.transaction(async (em) => {
-      await checkPrecondition(em, precondition, { table: 'webhook_endpoints', organizationId, id }, (tx) => this.repository.findEndpoint(tx, organizationId, id));
+    const updated = await this.transactions.run(async () => {
+      const em = this.transactions.manager();
+      await precondition.checkLocked(() => this.repository.lockEndpoint(em, organizationId, id));
       const after = await this.repository.updateEndpoint(em, organizationId, id, { ...changes, events }, this.clock.now());
       if (after) await this.audit.record(em, organizationId, source, 'webhook.updated', { type: 'webhook', id });
       return after;
@@ -121,8 +123,9 @@ export class WebhooksService {
   }
 
   async delete(organizationId: string, id: string, source: AuditSource, precondition = Precondition.none<WebhookEndpoint>()): Promise<void> {
-    const deleted = await this.dataSource.transaction(async (em) => {
-      await checkPrecondition(em, precondition, { table: 'webhook_endpoints', organizationId, id }, (tx) => this.repository.findEndpoint(tx, organizationId, id));
+    const deleted = await this.transactions.run(async () => {
+      const em = this.transactions.manager();
+      await precondition.checkLocked(() => this.repository.lockEndpoint(em, organizationId, id));
       const gone = await this.repository.deleteEndpoint(em, organizationId, id);
       if (gone) await this.audit.record(em, organizationId, source, 'webhook.deleted', { type: 'webhook', id });
       return gone;

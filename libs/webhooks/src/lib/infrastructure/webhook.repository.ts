@@ -118,6 +118,16 @@ export class WebhookRepository {
     return row ? toEndpoint(row) : null;
   }
 
+  /** The endpoint as it is now, its row locked until the transaction ends (a write's precondition). */
+  async lockEndpoint(em: EntityManager, organizationId: string, id: string): Promise<WebhookEndpoint | null> {
+    const [row] = await rowsOf<EndpointRow>(
+      em,
+      `SELECT ${ENDPOINT_COLUMNS} FROM webhook_endpoints WHERE organization_id = $1 AND id = $2 FOR UPDATE`,
+      [organizationId, id],
+    );
+    return row ? toEndpoint(row) : null;
+  }
+
   async listEndpoints(
     em: EntityManager,
     organizationId: string,
