@@ -16,9 +16,8 @@ export class RegistrationErasureService {
 
   async erasePerson(organizationId: string, erasure: PersonErasure): Promise<ErasedRecords> {
     return this.transactions.run(async () => {
-      const em = this.transactions.manager();
-      const rows = await this.repository.lockPersonRegistrations(em, organizationId, erasure.address);
-      await this.repository.anonymise(em, organizationId, rows.map((r) => r.id), ERASED_NAME, erasure.replacementEmail);
+      const rows = await this.repository.lockPersonRegistrations(organizationId, erasure.address);
+      await this.repository.anonymise(organizationId, rows.map((r) => r.id), ERASED_NAME, erasure.replacementEmail);
       // The fields of a registration's payload (its GET) once the person has left it.
       return { records: rows, fields: { name: ERASED_NAME, email: erasure.replacementEmail } };
     });

@@ -18,8 +18,7 @@ export class BookingErasureService {
 
   async erasePerson(organizationId: string, erasure: PersonErasure): Promise<ErasedRecords> {
     return this.transactions.run(async () => {
-      const em = this.transactions.manager();
-      const rows = await this.repository.lockPersonBookings(em, organizationId, erasure.address);
+      const rows = await this.repository.lockPersonBookings(organizationId, erasure.address);
       // The fields of a booking's payload (its GET) once the person has left it.
       const erased: ErasedRecords = {
         records: rows.map((r) => ({ id: r.id, name: r.attendee_name })),
@@ -32,7 +31,7 @@ export class BookingErasureService {
         },
       };
       const anonymised = rows.map((r) => ({ id: r.id, metadata: (scrubPayload(r.metadata, erasure, [erased], true) ?? r.metadata) as Record<string, unknown> }));
-      await this.repository.anonymise(em, organizationId, anonymised, ERASED_NAME, erasure.replacementEmail, this.clock.now());
+      await this.repository.anonymise(organizationId, anonymised, ERASED_NAME, erasure.replacementEmail, this.clock.now());
       return erased;
     });
   }

@@ -1,6 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import { rowsOf } from './sql';
+import { Transactions } from '@almanac/shared';
 
 /** A booking of the person being erased, locked, with what the erasure reads from it. */
 export interface PersonBookingRow {
@@ -12,13 +11,14 @@ export interface PersonBookingRow {
 /** The statements of a person's erasure from the bookings. */
 @Injectable()
 export class BookingErasureRepository {
+  constructor(private readonly db: Transactions) {}
+
   /**
    * The organization's bookings whose attendee e-mail is `address` (lowercased), cancelled ones too,
    * locked in id order (two erasures, or an erasure and a PATCH, take their rows in turn).
    */
-  async lockPersonBookings(em: EntityManager, organizationId: string, address: string): Promise<PersonBookingRow[]> {
-    return rowsOf<PersonBookingRow>(
-      em,
+  async lockPersonBookings(organizationId: string, address: string): Promise<PersonBookingRow[]> {
+    return this.db.rowsInTransaction<PersonBookingRow>(
       `SELECT id, attendee_name, metadata FROM bookings
         WHERE organization_id = $1 AND lower(attendee_email) = $2 ORDER BY id FOR UPDATE`,
       [organizationId, address],
@@ -27,7 +27,6 @@ export class BookingErasureRepository {
 
   /** The person leaves the bookings: name and e-mail replaced, phone, notes and time zone cleared, metadata as given. */
   async anonymise(
-    em: EntityManager,
     organizationId: string,
     rows: ReadonlyArray<{ id: string; metadata: Record<string, unknown> }>,
     name: string,
@@ -35,7 +34,7 @@ export class BookingErasureRepository {
     now: Date,
   ): Promise<void> {
     if (rows.length === 0) return;
-    await em.query(
+    await this.db.rows(
       `UPDATE bookings b
           SET attendee_name = $2, attendee_email = $3, attendee_phone = NULL, attendee_notes = NULL, attendee_timezone = NULL,
               metadata = u.metadata, updated_at = $4
