@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { createTestDatabase } from '@almanac/shared/testing';
 import { DataSource } from 'typeorm';
-import { ClaimedDelivery, WebhookRepository } from './webhook.repository';
+import type { ClaimedDelivery } from '../domain/webhook';
+import { WebhookRepository } from './webhook.repository';
 
 /**
  * The dispatchers' claims on the real database: fair across organizations, within the caps on
