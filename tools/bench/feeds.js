@@ -5,12 +5,14 @@
 // before each request), unchanged (200 from the rendered-feed cache) and conditional (304), and the
 // full render (200) and the conditional answer (304) of GET /public/v1/posts.atom?key=…, against
 // GET /api/v1/bookings/{id} (a one-row read), each for --requests requests in turn after a warm-up.
-// Targets: each render p95 < 50 ms; a 304 costs no more than a one-row read. Writes bench/results/feeds.md.
+// Targets: each render p95 < 50 ms; a 304 costs no more than a one-row read. Writes bench/results/feeds.md
+// (--report=NAME.md: another file; --only=atom or --only=calendar: one feed; --requests=N).
 
 const { request } = require('node:http');
 const { createHash, randomBytes } = require('node:crypto');
 const os = require('node:os');
 const { parseArgs, startDatabase, createTenant, startServer, writeReport } = require('./standalone');
+const { apiCpuMs } = require('./process-cpu');
 
 const args = parseArgs(process.argv.slice(2));
 const REQUESTS = Number(args.requests ?? 300);
@@ -75,19 +77,30 @@ const stats = (values) => {
   return { p50: at(50).toFixed(2), p95: at(95).toFixed(2), p99: at(99).toFixed(2) };
 };
 
-async function measure(url, headers, expectStatus, before = async () => undefined) {
+/**
+ * --requests requests in turn after 30 warm-up ones, `before` ahead of each (not timed): latency
+ * percentiles, and µs of CPU per request of the server process and of its database sessions over the
+ * measured requests (steadier than latency when other work shares the machine).
+ */
+async function measure(server, db, url, headers, expectStatus, before = async () => undefined) {
   for (let i = 0; i < 30; i++) {
     await before();
     await get(url, headers);
   }
   const times = [];
+  let node = 0;
+  let database = 0;
   for (let i = 0; i < REQUESTS; i++) {
     await before();
+    const cpuBefore = await apiCpuMs(db, server.pid);
     const res = await get(url, headers);
+    const cpuAfter = await apiCpuMs(db, server.pid);
     if (res.status !== expectStatus) throw new Error(`${url} answered ${res.status}, expected ${expectStatus}`);
     times.push(res.ms);
+    node += cpuAfter.node - cpuBefore.node;
+    database += cpuAfter.database - cpuBefore.database;
   }
-  return stats(times);
+  return { ...stats(times), cpuNode: ((node * 1000) / REQUESTS).toFixed(0), cpuDatabase: ((database * 1000) / REQUESTS).toFixed(0) };
 }
 
 async function main() {
@@ -130,34 +143,55 @@ async function main() {
   const events = (first.text.match(/BEGIN:VEVENT/g) ?? []).length;
   // A change to the nearest booking before each request: a new ETag, so the feed is read and rendered.
   const touch = () => db.query('UPDATE bookings SET title = title WHERE id = $1', [nearest.id]);
-  const render = await measure(feedUrl, {}, 200, touch);
-  const cached = await measure(feedUrl, {}, 200);
-  const notModified = await measure(feedUrl, { 'If-None-Match': (await get(feedUrl)).headers.etag }, 304);
+  const only = args.only ? String(args.only).split(',') : ['calendar', 'atom'];
+  const run = (...a) => measure(server, db, ...a);
+  const rows = [];
+  const row = (label, m, target = '') => rows.push(`| ${label} | ${m.p50} | ${m.p95} | ${m.p99} | ${m.cpuNode} + ${m.cpuDatabase} | ${target} |`);
+  const oneRow = await run(`${base}/api/v1/bookings/${one.id}`, auth, 200);
+  if (only.includes('calendar')) {
+    const render = await run(feedUrl, {}, 200, touch);
+    const cached = await run(feedUrl, {}, 200);
+    const notModified = await run(feedUrl, { 'If-None-Match': (await get(feedUrl)).headers.etag }, 304);
+    row('calendar feed, changed: read and rendered (200)', render, `p95 < 50 ${Number(render.p95) < 50 ? '✓' : '✗'}`);
+    row('calendar feed, unchanged: from memory by its ETag (200)', cached);
+    row('calendar feed, If-None-Match (304)', notModified, `≤ one-row read ${Number(notModified.p95) <= Number(oneRow.p95) * 1.1 ? '✓' : '✗'}`);
+  }
   const atomUrl = `${base}/public/v1/posts.atom?key=${publishableKey}`;
   const atomFirst = await get(atomUrl);
   if (atomFirst.status !== 200) throw new Error(`the Atom feed answered ${atomFirst.status}`);
   const entries = (atomFirst.text.match(/<entry>/g) ?? []).length;
-  const atomRender = await measure(atomUrl, {}, 200);
-  const atomNotModified = await measure(atomUrl, { 'If-None-Match': atomFirst.headers.etag }, 304);
-  const oneRow = await measure(`${base}/api/v1/bookings/${one.id}`, auth, 200);
+  if (only.includes('atom')) {
+    const [newest] = (await db.query(`SELECT id FROM posts WHERE organization_id = $1 ORDER BY published_at DESC LIMIT 1`, [org.id])).rows;
+    // Every post written before each request: each entry's version changes, so all 50 are read and rendered.
+    const touchAll = () => db.query('UPDATE posts SET title = title WHERE organization_id = $1', [org.id]);
+    // The newest post written before each request: a new feed, one entry of which changed.
+    const touchNewest = () => db.query('UPDATE posts SET title = title WHERE id = $1', [newest.id]);
+    const atomAll = await run(atomUrl, {}, 200, touchAll);
+    const atomOne = await run(atomUrl, {}, 200, touchNewest);
+    const atomSame = await run(atomUrl, {}, 200);
+    const atomNotModified = await run(atomUrl, { 'If-None-Match': (await get(atomUrl)).headers.etag }, 304);
+    const target = (m) => `p95 < 50 ${Number(m.p95) < 50 ? '✓' : '✗'}`;
+    row(`Atom feed, ${POSTS} posts × ${BLOCKS} blocks, every post changed: all read and rendered (200)`, atomAll, target(atomAll));
+    row('Atom feed, the newest post changed (200)', atomOne, target(atomOne));
+    row('Atom feed, unchanged (200)', atomSame, target(atomSame));
+    row('Atom feed, If-None-Match (304)', atomNotModified, 'no content read');
+  }
+  row('GET /api/v1/bookings/{id} (one row)', oneRow);
 
+  const load = os.loadavg().map((l) => l.toFixed(1)).join(' / ');
   const report = [
-    `# Calendar feeds (npm run bench:feeds), ${new Date().toISOString()}`,
+    `# Calendar and Atom feeds (npm run bench:feeds ${process.argv.slice(2).join(' ')}), ${new Date().toISOString()}`,
     '',
-    `Machine: ${os.cpus().length} cores. Built server, embedded PostgreSQL, one client, ${REQUESTS} requests each after 30 warm-up.`,
-    `Calendar feed: ${BOOKINGS.toLocaleString('en')} bookings in the window, ${events} VEVENTs shown, ${(Buffer.byteLength(first.text) / 1024).toFixed(0)} KiB. Atom feed: ${entries} entries of ${BLOCKS} blocks, ${(atomFirst.text.length / 1024).toFixed(0)} KiB.`,
+    `Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, shared; load average at the end ${load} (1 / 5 / 15 min). Built server, embedded PostgreSQL, one client, ${REQUESTS} requests each after 30 warm-up.`,
+    `Calendar feed: ${BOOKINGS.toLocaleString('en')} bookings in the window, ${events} VEVENTs shown, ${(Buffer.byteLength(first.text) / 1024).toFixed(0)} KiB. Atom feed: ${entries} entries of ${BLOCKS} blocks, ${(Buffer.byteLength(atomFirst.text) / 1024).toFixed(0)} KiB.`,
+    'CPU: µs per request of the server process + its database sessions (from /proc, 10 ms ticks summed over the requests): what a request costs whatever the load; latency grows with the load average.',
     '',
-    '| request | p50 ms | p95 ms | p99 ms | target |',
-    '|---|---:|---:|---:|---|',
-    `| feed, changed: read and rendered (200) | ${render.p50} | ${render.p95} | ${render.p99} | p95 < 50 ${Number(render.p95) < 50 ? '✓' : '✗'} |`,
-    `| feed, unchanged: from memory by its ETag (200) | ${cached.p50} | ${cached.p95} | ${cached.p99} | |`,
-    `| feed, If-None-Match (304) | ${notModified.p50} | ${notModified.p95} | ${notModified.p99} | ≤ one-row read ${Number(notModified.p95) <= Number(oneRow.p95) * 1.1 ? '✓' : '✗'} |`,
-    `| Atom feed, ${POSTS} posts × ${BLOCKS} blocks, full render (200) | ${atomRender.p50} | ${atomRender.p95} | ${atomRender.p99} | p95 < 50 ${Number(atomRender.p95) < 50 ? '✓' : '✗'} |`,
-    `| Atom feed, If-None-Match (304) | ${atomNotModified.p50} | ${atomNotModified.p95} | ${atomNotModified.p99} | no content read |`,
-    `| GET /api/v1/bookings/{id} (one row) | ${oneRow.p50} | ${oneRow.p95} | ${oneRow.p99} | |`,
+    '| request | p50 ms | p95 ms | p99 ms | CPU µs (server + database) | target |',
+    '|---|---:|---:|---:|---:|---|',
+    ...rows,
     '',
   ].join('\n');
-  writeReport('feeds.md', report);
+  writeReport(args.report ?? 'feeds.md', report);
   await server.stop();
   await database.stop();
 }

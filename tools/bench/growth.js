@@ -7,6 +7,7 @@
 
 const fs = require('node:fs');
 const path = require('node:path');
+const { apiCpuMs } = require('./process-cpu');
 
 /** A route meets the goal when its 10× figure is within this factor of its 1× figure. */
 const GROWTH_FACTOR = 1.5;
@@ -16,27 +17,6 @@ const COLD_SEARCH_P95_MS = 100;
 const BROAD_SHARE = 0.1;
 /** Rounds of cold searches (each search once a round, right after a write that drops the cached rankings). */
 const COLD_ROUNDS = 5;
-
-/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); 0 once it is gone. */
-function cpuMsOf(pid) {
-  try {
-    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    // utime and stime, fields 14 and 15 of the line, in clock ticks (100 a second on Linux).
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-/**
- * CPU used by the API process and by the database sessions it holds: what a request costs the
- * machine, whatever else runs on it (unlike throughput).
- */
-async function apiCpuMs(client, apiPid) {
-  const { rows } = await client.query("SELECT pid FROM pg_stat_activity WHERE application_name = 'almanac'");
-  const sessions = rows.map((r) => r.pid);
-  return { node: cpuMsOf(apiPid), database: sessions.reduce((sum, pid) => sum + cpuMsOf(pid), 0), sessions };
-}
 
 const percentile = (values, p) => {
   const sorted = [...values].sort((a, b) => a - b);

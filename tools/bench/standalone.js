@@ -78,6 +78,7 @@ async function startServer(database, env) {
   await new Promise((resolve) => server.stdout.on('data', (c) => String(c).includes('listening') && resolve()));
   return {
     base: `http://127.0.0.1:${port}`,
+    pid: server.pid,
     stop: async () => {
       server.kill('SIGTERM');
       await new Promise((r) => server.on('exit', r));

@@ -1,0 +1,28 @@
+'use strict';
+// CPU time of the API process and of its database sessions, read from /proc (Linux): what a request
+// costs the machine, far steadier than latency or throughput when other work shares the cores.
+
+const fs = require('node:fs');
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux); 0 once it is gone. */
+function cpuMsOf(pid) {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    // utime and stime, fields 14 and 15 of the line, in clock ticks (100 a second on Linux).
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU used by the API process and by the database sessions it holds: what a request costs the
+ * machine, whatever else runs on it (unlike throughput).
+ */
+async function apiCpuMs(client, apiPid) {
+  const { rows } = await client.query("SELECT pid FROM pg_stat_activity WHERE application_name = 'almanac'");
+  const sessions = rows.map((r) => r.pid);
+  return { node: cpuMsOf(apiPid), database: sessions.reduce((sum, pid) => sum + cpuMsOf(pid), 0), sessions };
+}
+
+module.exports = { cpuMsOf, apiCpuMs };
