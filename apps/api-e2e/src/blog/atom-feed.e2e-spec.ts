@@ -197,6 +197,33 @@ describe('Atom feed (e2e)', () => {
     await t.raw().get(path).set('If-None-Match', previous).expect(304);
   });
 
+  it('shows every post as it is now after each write, rendering kept for the posts that did not change, alike for parallel readers', async () => {
+    const org = await t.tenant({ name: 'Versions' });
+    const versionsKey = (await t.identity.createApiKey({ organizationId: org.orgId, kind: 'publishable' })).key;
+    const path = `/public/v1/posts.atom?key=${versionsKey}`;
+    const paragraph = (text: string) => [{ type: 'paragraph', text }];
+    const kept = (await t.api.post('/api/v1/posts').set(org.auth).send({ title: 'Kept', slug: 'kept', status: 'published', content: paragraph('kept & sound') }).expect(201)).body.data;
+    const edited = (await t.api.post('/api/v1/posts').set(org.auth).send({ title: 'Edited', slug: 'edited', status: 'published', content: paragraph('first') }).expect(201)).body.data;
+    const contentOf = (xml: string, postId: string): string => {
+      const entry = childrenNamed(parseXml(xml), 'entry').find((e) => child(e, 'id').text === `urn:uuid:${postId}`);
+      return child(entry!, 'content').text;
+    };
+    const first = (await t.raw().get(path).expect(200)).text;
+    expect(contentOf(first, edited.id)).toBe('<p>first</p>');
+    for (const text of ['second', 'third <b>', 'fourth']) {
+      await t.api.patch(`/api/v1/posts/${edited.id}`).set(org.auth).send({ content: paragraph(text) }).expect(200);
+      const answers = await Promise.all(Array.from({ length: 12 }, () => t.raw().get(path).expect(200)));
+      expect(new Set(answers.map((res) => res.headers['etag'])).size).toBe(1);
+      expect(new Set(answers.map((res) => res.text)).size).toBe(1);
+      expect(contentOf(answers[0]!.text, edited.id)).toBe(`<p>${text.replace('<', '&lt;').replace('>', '&gt;')}</p>`);
+      expect(contentOf(answers[0]!.text, kept.id)).toBe('<p>kept &amp; sound</p>');
+      expect(parseFeed(answers[0]!.text).items.map((item) => item.title)).toEqual(['Edited', 'Kept']);
+    }
+    // A write in the same millisecond that changes the content alone: the row's version tells.
+    await t.api.patch(`/api/v1/posts/${kept.id}`).set(org.auth).send({ content: paragraph('changed') }).expect(200);
+    expect(contentOf((await t.raw().get(path).expect(200)).text, kept.id)).toBe('<p>changed</p>');
+  });
+
   it('answers 404 for an unknown, revoked or secret key, or none; any page may read it, whatever the key’s origins', async () => {
     for (const bad of ['', 'key=', `key=alm_pub_${'x'.repeat(32)}`, `key=${a.key}`, 'key=a&key=b']) {
       const res = await t.raw().get(`/public/v1/posts.atom?${bad}`).expect(404);

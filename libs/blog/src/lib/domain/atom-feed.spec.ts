@@ -26,7 +26,7 @@ const feed = (entries: Partial<AtomFeed['entries'][number]>[] = [], extra: Parti
     updatedAt: new Date('2026-01-15T00:00:00.000Z'),
     authorName: 'A',
     tags: [],
-    content: [],
+    content: Buffer.alloc(0),
     ...e,
   })),
   ...extra,
@@ -63,12 +63,25 @@ describe('Atom rendering', () => {
   });
 
   it('dates the feed by its newest change, an entry by the later of its write and its publication', () => {
-    const xml = renderAtomFeed(feed([{}, { updatedAt: new Date('2026-03-01T00:00:00.000Z') }]));
+    const xml = renderAtomFeed(feed([{}, { updatedAt: new Date('2026-03-01T00:00:00.000Z') }])).toString();
     expect(wellFormed(xml)).toBeNull();
     expect(xml).toContain('<feed xmlns="http://www.w3.org/2005/Atom"><id>urn:uuid:0194a7a0-0000-7000-8000-000000000001</id><title type="text">Blog</title><updated>2026-03-01T00:00:00.000Z</updated>');
     expect(xml).toContain('<published>2026-02-01T00:00:00.000Z</published><updated>2026-02-01T00:00:00.000Z</updated>');
     expect(xml).toContain('href="https://api.example/public/v1/posts.atom?key=k&amp;x=1"');
-    expect(renderAtomFeed(feed())).toContain('<updated>2026-01-01T00:00:00.000Z</updated>');
+    expect(renderAtomFeed(feed()).toString()).toContain('<updated>2026-01-01T00:00:00.000Z</updated>');
+  });
+
+  it('writes each entry\'s rendered content as it is, in UTF-8, inside its content element', () => {
+    const blocks: ContentBlock[] = [{ type: 'quote', text: ']]> 😀 שלום', author: 'Zoë' }];
+    const xml = renderAtomFeed(
+      feed([{ content: Buffer.from(renderBlocks(blocks), 'utf8') }, { title: 'Ω', content: Buffer.from(renderBlocks([{ type: 'paragraph', text: 'b' }])) }]),
+    ).toString('utf8');
+    expect(wellFormed(xml)).toBeNull();
+    expect(xml).toContain(
+      '<content type="html">&lt;blockquote&gt;&lt;p&gt;]]&amp;gt; 😀 שלום&lt;/p&gt;&lt;footer&gt;Zoë&lt;/footer&gt;&lt;/blockquote&gt;</content></entry><entry>',
+    );
+    expect(xml).toContain('<title type="text">Ω</title>');
+    expect(xml.endsWith('<content type="html">&lt;p&gt;b&lt;/p&gt;</content></entry></feed>\n')).toBe(true);
   });
 
   it('joins the site URL and the slug with one slash', () => {

@@ -37,7 +37,11 @@ export interface AtomEntry {
   readonly updatedAt: Date;
   readonly authorName: string;
   readonly tags: ReadonlyArray<{ readonly slug: string; readonly name: string }>;
-  readonly content: readonly ContentBlock[];
+  /**
+   * The content as `renderBlocks` wrote it, in UTF-8: rendered once per version of a post and kept, so
+   * a feed in which one post changed renders that post alone.
+   */
+  readonly content: Uint8Array;
 }
 
 /** C0 controls other than tab, LF and CR, and the two non-characters U+FFFE and U+FFFF. */
@@ -120,10 +124,14 @@ export function postUrl(siteUrl: string, slug: string): string {
 
 const latest = (a: Date, b: Date): Date => (a.getTime() >= b.getTime() ? a : b);
 
-/** The feed document. Entries are written in the order given (newest first). */
-export function renderAtomFeed(feed: AtomFeed): string {
+/**
+ * The feed document in UTF-8. Entries are written in the order given (newest first); their rendered
+ * content goes in as it is, so a feed of 50 long posts costs little more than copying their bytes.
+ */
+export function renderAtomFeed(feed: AtomFeed): Buffer {
   const updated = feed.entries.reduce<Date | null>((max, e) => latest(max ?? e.updatedAt, latest(e.updatedAt, e.publishedAt)), null) ?? feed.fallbackUpdated;
-  const out: string[] = [
+  const parts: Uint8Array[] = [];
+  let text: string[] = [
     '<?xml version="1.0" encoding="utf-8"?>\n',
     '<feed xmlns="http://www.w3.org/2005/Atom">',
     `<id>${xmlText(feed.id)}</id>`,
@@ -132,10 +140,10 @@ export function renderAtomFeed(feed: AtomFeed): string {
     `<author><name>${xmlText(feed.title)}</name></author>`,
     `<link rel="self" type="application/atom+xml" href="${xmlText(feed.selfUrl)}"/>`,
   ];
-  if (feed.siteUrl !== null) out.push(`<link rel="alternate" type="text/html" href="${xmlText(feed.siteUrl)}"/>`);
-  out.push('<generator>Almanac</generator>');
+  if (feed.siteUrl !== null) text.push(`<link rel="alternate" type="text/html" href="${xmlText(feed.siteUrl)}"/>`);
+  text.push('<generator>Almanac</generator>');
   for (const entry of feed.entries) {
-    out.push(
+    text.push(
       '<entry>',
       `<id>urn:uuid:${xmlText(entry.id)}</id>`,
       `<title type="text">${xmlText(entry.title)}</title>`,
@@ -144,11 +152,14 @@ export function renderAtomFeed(feed: AtomFeed): string {
       `<updated>${latest(entry.updatedAt, entry.publishedAt).toISOString()}</updated>`,
       `<author><name>${xmlText(entry.authorName)}</name></author>`,
     );
-    if (feed.siteUrl !== null) out.push(`<link rel="alternate" type="text/html" href="${xmlText(postUrl(feed.siteUrl, entry.slug))}"/>`);
-    if (entry.excerpt !== null) out.push(`<summary type="text">${xmlText(entry.excerpt)}</summary>`);
-    for (const t of entry.tags) out.push(`<category term="${xmlText(t.slug)}" label="${xmlText(t.name)}"/>`);
-    out.push(`<content type="html">${renderBlocks(entry.content)}</content>`, '</entry>');
+    if (feed.siteUrl !== null) text.push(`<link rel="alternate" type="text/html" href="${xmlText(postUrl(feed.siteUrl, entry.slug))}"/>`);
+    if (entry.excerpt !== null) text.push(`<summary type="text">${xmlText(entry.excerpt)}</summary>`);
+    for (const t of entry.tags) text.push(`<category term="${xmlText(t.slug)}" label="${xmlText(t.name)}"/>`);
+    text.push('<content type="html">');
+    parts.push(Buffer.from(text.join(''), 'utf8'), entry.content);
+    text = ['</content></entry>'];
   }
-  out.push('</feed>\n');
-  return out.join('');
+  text.push('</feed>\n');
+  parts.push(Buffer.from(text.join(''), 'utf8'));
+  return Buffer.concat(parts);
 }

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, Clock, findBySecretToken, NotFoundError, secretHash, secretToken, secretTokenPattern } from '@almanac/shared';
+import { AppConfig, Clock, findBySecretToken, NotFoundError, RenderedCache, secretHash, secretToken, secretTokenPattern } from '@almanac/shared';
 import { createHash } from 'node:crypto';
 import { renderCalendar } from '../domain/icalendar';
-import { RenderedFeedCache } from './rendered-feed-cache';
 import { CalendarFeedRepository } from '../infrastructure/calendar-feed.repository';
 import { ScheduleRepository } from '../infrastructure/schedule.repository';
 
@@ -15,7 +14,7 @@ const FEED_FUTURE_DAYS = 366;
  * earlier). A 40,000-booking feed was 12 MB and 0.7 s of rendering; 2,000 are ~0.6 MB.
  */
 export const FEED_MAX_EVENTS = 2_000;
-/** Rendered feeds kept in memory per process (see RenderedFeedCache). */
+/** Rendered feeds kept in memory per process, by ETag (see RenderedCache). */
 const RENDERED_FEEDS_MAX_BYTES = 32 * 1024 * 1024;
 const FEED_TOKEN_PATTERN = secretTokenPattern();
 
@@ -29,7 +28,7 @@ export interface RenderedFeed {
 /** Subscribable iCalendar feeds of a schedule's bookings, and one booking as a .ics. */
 @Injectable()
 export class CalendarFeedsService {
-  private readonly rendered = new RenderedFeedCache(RENDERED_FEEDS_MAX_BYTES);
+  private readonly rendered = new RenderedCache(RENDERED_FEEDS_MAX_BYTES);
 
   constructor(
     private readonly feeds: CalendarFeedRepository,
