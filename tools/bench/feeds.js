@@ -12,7 +12,7 @@ const { request } = require('node:http');
 const { createHash, randomBytes } = require('node:crypto');
 const os = require('node:os');
 const { parseArgs, startDatabase, createTenant, startServer, writeReport } = require('./standalone');
-const { apiCpuMs } = require('./process-cpu');
+const { apiCpuMs, databaseCpuMsBetween } = require('./process-cpu');
 
 const args = parseArgs(process.argv.slice(2));
 const REQUESTS = Number(args.requests ?? 300);
@@ -98,7 +98,7 @@ async function measure(server, db, url, headers, expectStatus, before = async ()
     if (res.status !== expectStatus) throw new Error(`${url} answered ${res.status}, expected ${expectStatus}`);
     times.push(res.ms);
     node += cpuAfter.node - cpuBefore.node;
-    database += cpuAfter.database - cpuBefore.database;
+    database += databaseCpuMsBetween(cpuBefore, cpuAfter);
   }
   return { ...stats(times), cpuNode: ((node * 1000) / REQUESTS).toFixed(0), cpuDatabase: ((database * 1000) / REQUESTS).toFixed(0) };
 }

@@ -22,7 +22,19 @@ function cpuMsOf(pid) {
 async function apiCpuMs(client, apiPid) {
   const { rows } = await client.query("SELECT pid FROM pg_stat_activity WHERE application_name = 'almanac'");
   const sessions = rows.map((r) => r.pid);
-  return { node: cpuMsOf(apiPid), database: sessions.reduce((sum, pid) => sum + cpuMsOf(pid), 0), sessions };
+  const byPid = new Map(sessions.map((pid) => [pid, cpuMsOf(pid)]));
+  return { node: cpuMsOf(apiPid), database: [...byPid.values()].reduce((sum, ms) => sum + ms, 0), sessions, byPid };
 }
 
-module.exports = { cpuMsOf, apiCpuMs };
+/**
+ * The database CPU between two readings of `apiCpuMs`, session by session: a session opened in
+ * between counts all it used; one the pool closed in between is missed (a pool keeps its sessions
+ * while requests keep coming).
+ */
+function databaseCpuMsBetween(before, after) {
+  let ms = 0;
+  for (const [pid, end] of after.byPid) ms += end - (before.byPid.get(pid) ?? 0);
+  return ms;
+}
+
+module.exports = { cpuMsOf, apiCpuMs, databaseCpuMsBetween };
