@@ -158,12 +158,7 @@ class BlockedTimes {
   /** Blocked times as parallel lists of starts and ends; indexes refer to those lists. */
   constructor(starts: readonly number[], ends: readonly number[]) {
     const n = starts.length;
-    let sorted = true;
-    for (let i = 1; i < n && sorted; i++) sorted = starts[i - 1]! <= starts[i]!;
-    this.order = new Int32Array(n);
-    for (let i = 0; i < n; i++) this.order[i] = i;
-    // Often already in order: sorting is then a check.
-    if (!sorted) this.order.sort((a, b) => starts[a]! - starts[b]!);
+    this.order = orderOf(starts);
     this.starts = new Float64Array(n);
     this.maxEnds = new Float64Array(n);
     let maxEnd = -Infinity;
@@ -191,6 +186,38 @@ class BlockedTimes {
     this.cursor = k;
     return k < n && this.starts[k]! < to ? this.order[k]! : -1;
   }
+}
+
+/**
+ * The indexes of `values` in increasing order of value (ties: by index). Often already in order, and
+ * then checking is all. Whole numbers in a span that allows it (epoch milliseconds of a few months:
+ * always) are sorted as one key each, value and index together, by the typed array's native sort,
+ * which outruns calling a comparator some 40,000 times for 3,000 bookings.
+ */
+function orderOf(values: readonly number[]): Int32Array {
+  const n = values.length;
+  const order = new Int32Array(n);
+  let sorted = true;
+  let whole = true;
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const v = values[i]!;
+    order[i] = i;
+    if (i > 0 && v < values[i - 1]!) sorted = false;
+    if (!Number.isInteger(v)) whole = false;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (sorted) return order;
+  if (whole && (max - min + 1) * n <= Number.MAX_SAFE_INTEGER) {
+    const keys = new Float64Array(n);
+    for (let i = 0; i < n; i++) keys[i] = (values[i]! - min) * n + i;
+    keys.sort();
+    for (let k = 0; k < n; k++) order[k] = keys[k]! % n;
+    return order;
+  }
+  return order.sort((a, b) => values[a]! - values[b]! || a - b);
 }
 
 /** Index of the first element of a sorted array that is ≥ value. */

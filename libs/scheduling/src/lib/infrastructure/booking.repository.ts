@@ -225,21 +225,25 @@ export class BookingRepository {
     from: Date,
     to: Date,
   ): Promise<BusyTimes> {
-    // One row of three JSON arrays of epoch milliseconds (date_part's float8: cheaper than extract's
-    // numeric): a 62-day range meets thousands of bookings, and one JSON value parses far faster than
-    // thousands of rows. The blocked time is booking_blocked_time()'s, in plain arithmetic.
+    // One row of three JSON arrays: a 62-day range meets thousands of bookings, and one JSON value
+    // parses far faster than thousands of rows. The values are minutes after `from` (date_part's
+    // float8, cheaper than extract's numeric): five or six digits where epoch milliseconds take
+    // thirteen, so less to print, send and parse. The blocked time is booking_blocked_time()'s, in
+    // plain arithmetic.
     const [row] = await this.db.rows<{ busy: [number[] | null, number[] | null, number[] | null] }>(
       `SELECT json_build_array(
-           array_agg(round(date_part('epoch', start_time) * 1000) - buffer_before * 60000),
-           array_agg(round(date_part('epoch', end_time) * 1000) + buffer_after * 60000),
-           array_agg(round(date_part('epoch', start_time) * 1000)) FILTER (WHERE event_type_id = $3)) AS busy
+           array_agg(date_part('epoch', start_time - $4) / 60 - buffer_before),
+           array_agg(date_part('epoch', end_time - $4) / 60 + buffer_after),
+           array_agg(date_part('epoch', start_time - $4) / 60) FILTER (WHERE event_type_id = $3)) AS busy
        FROM bookings
        WHERE organization_id = $1 AND schedule_id = $2 AND status IN ('PENDING', 'CONFIRMED')
          AND booking_blocked_time(start_time, end_time, buffer_before, buffer_after) && tstzrange($4, $5, '[)')`,
       [organizationId, scheduleId, eventTypeId, from, to],
     );
-    // An empty aggregate is null.
+    // An empty aggregate is null. Back to epoch milliseconds, rounded to the millisecond as before.
+    const base = from.getTime();
+    const instants = (minutes: number[] | null): number[] => (minutes ?? []).map((m) => base + Math.round(m * 60_000));
     const [blockedStarts, blockedEnds, sameTypeStarts] = row!.busy;
-    return { blockedStarts: blockedStarts ?? [], blockedEnds: blockedEnds ?? [], sameTypeStarts: sameTypeStarts ?? [] };
+    return { blockedStarts: instants(blockedStarts), blockedEnds: instants(blockedEnds), sameTypeStarts: instants(sameTypeStarts) };
   }
 }
