@@ -201,6 +201,39 @@ describe('slots', () => {
     ]);
   });
 
+  it('bookings in any order, on whole or fractional milliseconds: a refused candidate names the earliest-starting one it meets', () => {
+    const day = at('2027-01-15T00:00:00Z');
+    const query = (busy: BusyBooking[]): SlotQuery => ({
+      availability: nineToFive,
+      scheduleTimeZone: 'UTC',
+      timeZone: 'UTC',
+      rules: RULES,
+      from: day,
+      to: day + 24 * H,
+      now: day - 24 * H,
+      busy: busyTimesOf(busy),
+    });
+    const booking = (start: number, minutes: number): BusyBooking => ({ start, end: start + minutes * M, bufferBefore: 0, bufferAfter: 0, sameEventType: false });
+    for (const shift of [0, 0.5]) {
+      // 14:00–15:30, 10:30–11:30, 10:00–12:00 (twice) and 16:10–16:20: out of order, two alike.
+      const busy = [
+        booking(day + 14 * H + shift, 90),
+        booking(day + 10.5 * H + shift, 60),
+        booking(day + 10 * H + shift, 120),
+        booking(day + 10 * H + shift, 120),
+        booking(day + 16 * H + 10 * M + shift, 10),
+      ];
+      const refused: Array<[string, number]> = [];
+      const offered = availableSlots(query(busy), (r) => refused.push([iso(r.start).slice(11, 16), r.busyIndex!]));
+      expect(offered.map((o) => o.localTime)).toEqual(shift === 0 ? ['09:00', '12:00', '13:00'] : ['09:00', '13:00']);
+      expect(refused).toEqual(
+        shift === 0
+          ? [['10:00', 2], ['11:00', 2], ['14:00', 0], ['15:00', 0], ['16:00', 4]]
+          : [['10:00', 2], ['11:00', 2], ['12:00', 2], ['14:00', 0], ['15:00', 0], ['16:00', 4]],
+      );
+    }
+  });
+
   it('minimum notice, booking window and daily limit', () => {
     const now = at('2027-01-15T10:30:00Z');
     expect(slotsOn(nineToFive, 'UTC', '2027-01-15', { minimumNotice: 60 }, [], now)[0]!.localTime).toBe('12:00');
