@@ -22,6 +22,8 @@ export const BOOKING_FIELDS = [
   'cancelled_at',
   'buffer_before',
   'buffer_after',
+  'cancellation_reason',
+  'cancelled_by',
 ].sort();
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
