@@ -72,7 +72,10 @@ export async function createBooking(
   extra: Record<string, unknown> = {},
 ): Promise<Record<string, any>> {
   const res = await t.api.post('/api/v1/bookings').set(a.auth).send(bookingBody(scheduleId, extra)).expect(201);
-  return res.body.data as Record<string, any>;
+  // The booking as every other answer shows it: the manage token is the create answer's alone.
+  const { manage_token: token, ...booking } = res.body.data as Record<string, any>;
+  expect(token).toMatch(/^bkt_[0-9A-Za-z]{32}$/);
+  return booking;
 }
 
 export function fieldsOf(problem: { errors?: { field: string }[] }): string[] {
