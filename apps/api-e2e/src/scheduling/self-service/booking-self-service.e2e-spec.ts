@@ -51,7 +51,7 @@ describe('booking self-service by manage token (e2e)', () => {
     scheduleId = await createSchedule(t, a);
   });
 
-  /** A booking of `minutes` starting at `start` (ISO), with the event type given; its create answer. */
+  /** A booking of `minutes` starting at `start` (ISO), on the test's schedule unless `extra` names one; its create answer. */
   async function book(start: string, extra: Record<string, unknown> = {}, minutes = 30): Promise<Record<string, any>> {
     const res = await t.api
       .post('/api/v1/bookings')
@@ -423,14 +423,7 @@ describe('booking self-service by manage token (e2e)', () => {
     it('applies every rule of a reschedule: overlap, availability, notice, booking window, daily limit', async () => {
       const schedule = await createSchedule(t, a, { availability: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '09:00', end: '17:00' }] });
       const eventTypeId = await createEventType(t, a, { duration: 60, minimum_notice: 1440, booking_window_days: 30, max_bookings_per_day: 2, buffer_after: 15 });
-      const mk = async (start: string) =>
-        (
-          await t.api
-            .post('/api/v1/bookings')
-            .set(a.auth)
-            .send(bookingBody(schedule, { event_type_id: eventTypeId, start_time: start, end_time: at(start, 60) }))
-            .expect(201)
-        ).body.data as Record<string, any>;
+      const mk = (start: string) => book(start, { schedule_id: schedule, event_type_id: eventTypeId }, 60);
       // Wednesday 2027-03-03 and Thursday 2027-03-04.
       const mine = await mk('2027-03-03T09:00:00.000Z');
       await mk('2027-03-04T09:00:00.000Z');
@@ -513,13 +506,7 @@ describe('booking self-service by manage token (e2e)', () => {
       const paris = await createSchedule(t, a, { timezone: 'Europe/Paris', availability: [{ days: ['sun', 'mon'], start: '09:00', end: '17:00' }] });
       const eventTypeId = await createEventType(t, a, { duration: 60, cancel_notice_minutes: 720, reschedule_notice_minutes: 720 });
       // Sunday 2027-03-28, 12:00 in Paris (CEST, UTC+2) = 10:00Z. The night before lost an hour.
-      const created = (
-        await t.api
-          .post('/api/v1/bookings')
-          .set(a.auth)
-          .send(bookingBody(paris, { event_type_id: eventTypeId, start_time: '2027-03-28T12:00:00+02:00', end_time: '2027-03-28T13:00:00+02:00' }))
-          .expect(201)
-      ).body.data as Record<string, any>;
+      const created = await book('2027-03-28T12:00:00+02:00', { schedule_id: paris, event_type_id: eventTypeId }, 60);
       const token = created['manage_token'] as string;
       // 720 minutes before 10:00Z is 22:00Z on the 27th: 23:00 in Paris (CET), not midnight.
       t.clock.set('2027-03-27T22:00:00.000Z');
@@ -593,14 +580,7 @@ describe('booking self-service by manage token (e2e)', () => {
     it("are the event type's slots where the booking's own time does not block itself", async () => {
       const schedule = await createSchedule(t, a, { availability: [{ days: ['wed'], start: '09:00', end: '13:00' }] });
       const eventTypeId = await createEventType(t, a, { duration: 60, max_bookings_per_day: 2 });
-      const mk = async (start: string) =>
-        (
-          await t.api
-            .post('/api/v1/bookings')
-            .set(a.auth)
-            .send(bookingBody(schedule, { event_type_id: eventTypeId, start_time: start, end_time: at(start, 60) }))
-            .expect(201)
-        ).body.data as Record<string, any>;
+      const mk = (start: string) => book(start, { schedule_id: schedule, event_type_id: eventTypeId }, 60);
       const mine = await mk('2027-03-03T10:00:00.000Z');
       const range = { start: '2027-03-03', end: '2027-03-04' };
       const starts = (res: { body: { data: Array<{ start_time: string }> } }) => res.body.data.map((s) => s.start_time.slice(11, 16));
