@@ -24,6 +24,8 @@ export interface Records {
   revisionId: string;
   /** The token of a preview link to the post. */
   previewToken: string;
+  /** The manage token of a booking of the event type (its attendee's routes). */
+  manageToken: string;
 }
 
 let counter = 0;
@@ -53,6 +55,12 @@ export async function createRecords(t: TestApp): Promise<Records> {
       .expect(201),
   );
   const eventTypeId = id(await t.api.post('/api/v1/event-types').set(auth).send({ title: 'Intro call', duration: 30 }).expect(201));
+  const managed = await t.api
+    .post('/api/v1/bookings')
+    .set(auth)
+    .send({ schedule_id: scheduleId, event_type_id: eventTypeId, start_time: '2027-06-07T13:00:00Z', end_time: '2027-06-07T13:30:00Z', attendee: { name: 'Ada', email: 'ada@example.com' } })
+    .expect(201);
+  const manageToken = (managed.body as { data: { manage_token: string } }).data.manage_token;
   const eventId = id(await t.api.post('/api/v1/events').set(auth).send({ title: 'Meetup', start_date: '2027-06-01', status: 'published', slots: 100 }).expect(201));
   const registrationId = id(await t.api.post(`/api/v1/events/${eventId}/registrations`).set(auth).send({ name: 'Grace', email: 'grace@example.com' }).expect(201));
   const categoryId = id(await t.api.post('/api/v1/posts/categories').set(auth).send({ name: `Category ${n}` }).expect(201));
@@ -66,7 +74,7 @@ export async function createRecords(t: TestApp): Promise<Records> {
   const revisionId = (await t.api.get(`/api/v1/posts/${postId}/revisions`).set(auth).expect(200)).body.data[0].id as string;
   const previewUrl = (await t.api.post(`/api/v1/posts/${postId}/preview-link`).set(auth).expect(201)).body.data.url as string;
   const previewToken = previewUrl.slice(previewUrl.lastIndexOf('/') + 1);
-  return { orgId: tenant.orgId, auth, cookie, scheduleId, bookingId, eventTypeId, eventId, registrationId, categoryId, tagId, postId, webhookId, deliveryId, apiKeyId, revisionId, previewToken };
+  return { orgId: tenant.orgId, auth, cookie, scheduleId, bookingId, eventTypeId, eventId, registrationId, categoryId, tagId, postId, webhookId, deliveryId, apiKeyId, revisionId, previewToken, manageToken };
 }
 
 const ID_BY_COLLECTION: Record<string, keyof Records> = {
@@ -86,7 +94,11 @@ const ID_BY_NAME: Record<string, keyof Records> = {
   deliveryId: 'deliveryId',
   organizationId: 'orgId',
   revisionId: 'revisionId',
-  token: 'previewToken',
+};
+/** A `{token}` in an address: which secret, by the collection before it. */
+const TOKEN_BY_COLLECTION: Record<string, keyof Records> = {
+  previews: 'previewToken',
+  bookings: 'manageToken',
 };
 
 /** The record a path parameter of a template names: `{id}` after `/bookings` is the booking. */
@@ -96,7 +108,8 @@ export function pathValues(template: string, records: Records): Record<string, s
   segments.forEach((segment, index) => {
     const name = /^\{(.+)\}$/.exec(segment)?.[1];
     if (!name) return;
-    const key = ID_BY_NAME[name] ?? ID_BY_COLLECTION[segments[index - 1]!];
+    const collection = segments[index - 1]!;
+    const key = name === 'token' ? TOKEN_BY_COLLECTION[collection] : (ID_BY_NAME[name] ?? ID_BY_COLLECTION[collection]);
     if (!key) throw new Error(`no record for {${name}} in ${template}`);
     values[name] = records[key] as string;
   });
@@ -146,6 +159,9 @@ export function validBody(operationId: string, records: Records): Record<string,
     SyncExternal_sync: () => ({ organizationId: records.orgId }),
     AdminApiKeys_create: () => ({ name: `Key ${n}`, scopes: ['bookings:read'] }),
     PostPreviewLinks_create: () => ({ expires_in_minutes: 60 }),
+    // The booking may be moved many times (to a time nobody holds) before a cancel, and cancelled again.
+    PublicBookings_reschedule: () => ({ start_time: `2028-02-01T${String(n % 24).padStart(2, '0')}:00:00Z` }),
+    PublicBookings_cancel: () => ({ reason: `Reason ${n}` }),
     AdminWebhooks_create: () => ({ url: 'http://127.0.0.1:9/console', events: ['*'] }),
     AdminWebhooks_update: () => ({ description: `Console hook ${n}` }),
     Erasures_erase: () => ({ email: `nobody${n}@example.com` }),

@@ -87,7 +87,7 @@ describe("erasure of a person's data (e2e)", () => {
         metadata: { contact: email.toUpperCase(), source_note: `booked by ${name}` },
       })
       .expect(201);
-    return res.body.data as { id: string; start_time: string; end_time: string };
+    return res.body.data as { id: string; start_time: string; end_time: string; manage_token: string };
   }
 
   /** One organization's full picture of the person: bookings (one confirmed, one cancelled, one replayable), registrations, deliveries. */
@@ -97,7 +97,8 @@ describe("erasure of a person's data (e2e)", () => {
     const confirmed = await booking(tenant, scheduleId, NAME, ADDRESS.toUpperCase());
     await t.api.patch(`/api/v1/bookings/${confirmed.id}`).set(tenant.auth).send({ status: 'CONFIRMED' }).expect(200);
     const cancelled = await booking(tenant, scheduleId, NAME, 'Jane.Doe@Example.com');
-    await t.api.delete(`/api/v1/bookings/${cancelled.id}`).set(tenant.auth).expect(200);
+    // Cancelled by the attendee, who wrote a reason that names them.
+    await t.api.post(`/public/v1/bookings/${cancelled.manage_token}/cancel`).send({ reason: `${NAME} is ill` }).expect(200);
     const replayable = await booking(tenant, scheduleId, 'J. Doe', ADDRESS, { 'Idempotency-Key': `erasure-${tenant.orgId}` });
     // Another person of the same name: theirs stays theirs.
     const namesake = await booking(tenant, scheduleId, NAME, 'another.jane@example.com');
@@ -139,6 +140,11 @@ describe("erasure of a person's data (e2e)", () => {
       expect(JSON.stringify(row['metadata'])).not.toMatch(/jane/i);
     }
     expect(bookings.map((r) => r['status']).sort()).toEqual(['CANCELLED', 'CONFIRMED', 'PENDING']);
+    // The attendee's reason is gone, and their manage tokens open nothing any more (the namesake's still does).
+    const [reason] = await t.query('SELECT cancelled_by, cancellation_reason FROM bookings WHERE id = $1', [mine.cancelled.id]);
+    expect(reason).toEqual({ cancelled_by: 'attendee', cancellation_reason: null });
+    for (const erased of [mine.confirmed, mine.cancelled, mine.replayable]) await t.api.get(`/public/v1/bookings/${erased.manage_token}`).expect(404);
+    await t.api.get(`/public/v1/bookings/${mine.namesake.manage_token}`).expect(200);
     const registrations = await t.query('SELECT name, email, status FROM event_registrations WHERE organization_id = $1 ORDER BY created_at, id', [a.orgId]);
     expect(registrations).toEqual([
       { name: 'Erased', email: REPLACEMENT, status: 'cancelled' },

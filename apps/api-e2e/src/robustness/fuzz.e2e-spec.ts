@@ -104,6 +104,9 @@ describe('fuzzing every operation of the OpenAPI document (e2e)', () => {
   let a: Tenant;
   let cookie: string;
   let previewToken: string;
+  /** Live manage tokens: one the fuzzed cancels may cancel, one the other booking routes keep live. */
+  let cancelledToken: string;
+  let manageToken: string;
   const operations: Operation[] = [];
 
   beforeAll(async () => {
@@ -113,6 +116,26 @@ describe('fuzzing every operation of the OpenAPI document (e2e)', () => {
     const post = await t.api.post('/api/v1/posts').set(a.auth).send({ title: 'Fuzzed', slug: 'fuzzed' }).expect(201);
     const link = await t.api.post(`/api/v1/posts/${post.body.data.id}/preview-link`).set(a.auth).expect(201);
     previewToken = String(link.body.data.url).split('/').pop()!;
+    const schedule = await t.api.post('/api/v1/schedules').set(a.auth).send({ name: 'Fuzz room' }).expect(201);
+    const eventType = await t.api.post('/api/v1/event-types').set(a.auth).send({ title: 'Fuzz call', duration: 30 }).expect(201);
+    const booked = [];
+    for (const hour of [10, 11]) {
+      const start = new Date(t.clock.now().getTime() + 86_400_000);
+      start.setUTCHours(hour, 0, 0, 0);
+      const res = await t.api
+        .post('/api/v1/bookings')
+        .set(a.auth)
+        .send({
+          schedule_id: schedule.body.data.id,
+          event_type_id: eventType.body.data.id,
+          start_time: start.toISOString(),
+          end_time: new Date(start.getTime() + 1_800_000).toISOString(),
+          attendee: { name: 'Fuzz', email: 'fuzz@example.com' },
+        })
+        .expect(201);
+      booked.push(res.body.data.manage_token as string);
+    }
+    [cancelledToken, manageToken] = booked as [string, string];
     await t.identity.createUser({ organizationId: a.orgId, email: 'fuzz@example.com', name: 'Fuzz', password: 'correct horse battery', role: 'admin' });
     const login = await t.raw().post('/api/auth/login').set('Origin', ORIGIN).send({ email: 'fuzz@example.com', password: 'correct horse battery' });
     cookie = String(login.headers['set-cookie']![0]).split(';')[0]!;
@@ -134,16 +157,33 @@ describe('fuzzing every operation of the OpenAPI document (e2e)', () => {
       }
     }
     expect(operations.length).toBeGreaterThan(30);
-    expect(operations.filter((op) => op.open).map((op) => op.path)).toEqual(expect.arrayContaining(['/public/v1/posts.atom', '/public/v1/previews/{token}']));
+    expect(operations.filter((op) => op.open).map((op) => op.path)).toEqual(
+      expect.arrayContaining([
+        '/public/v1/posts.atom',
+        '/public/v1/previews/{token}',
+        '/public/v1/bookings/{token}',
+        '/public/v1/bookings/{token}/cancel',
+        '/public/v1/bookings/{token}/slots',
+        '/public/v1/bookings/{token}/reschedule',
+      ]),
+    );
   });
   afterAll(() => t.close());
+
+  /** A path value that names something, so the handler gets past its lookup. */
+  function liveValue(path: string): string {
+    if (path.startsWith('/public/v1/previews/')) return previewToken;
+    if (path === '/public/v1/bookings/{token}/cancel') return cancelledToken;
+    if (path.startsWith('/public/v1/bookings/')) return manageToken;
+    return a.orgId;
+  }
 
   it(`sends ${RUNS} hostile requests to every operation and never gets a 5xx`, async () => {
     const failures: string[] = [];
     for (const op of operations) {
       const input = fc.record({
         // A path id is hostile, or one that names something (so the handler gets past its lookup).
-        pathValue: fc.oneof(hostileString, fc.constant(op.path.includes('{token}') ? previewToken : a.orgId)),
+        pathValue: fc.oneof(hostileString, fc.constant(liveValue(op.path))),
         query: fc.dictionary(fc.constantFrom(...(op.queryNames.length ? op.queryNames : ['limit'])), hostileString, { maxKeys: 4 }),
         body: op.bodyNames ? bodyArbitrary(op.bodyNames) : fc.constant(undefined),
       });

@@ -63,6 +63,7 @@ describe('booking status machine (e2e)', () => {
         status: to,
         updated_at: now,
         cancelled_at: to === 'CANCELLED' ? now : null,
+        cancelled_by: to === 'CANCELLED' ? 'api' : null,
       });
       expect(res.body.data.updated_at).not.toBe(booking.updated_at);
       const stored = await row(booking.id);
@@ -84,7 +85,7 @@ describe('booking status machine (e2e)', () => {
       const now = t.clock.now().toISOString();
       const res = await t.api.delete(`/api/v1/bookings/${booking.id}`).set(a.auth).expect(200);
       expect(res.body).toEqual({
-        data: { ...booking, status: 'CANCELLED', updated_at: now, cancelled_at: now, cancelled: true },
+        data: { ...booking, status: 'CANCELLED', updated_at: now, cancelled_at: now, cancelled_by: 'api', cancelled: true },
       });
       const stored = await row(booking.id);
       expect(stored).toEqual({ status: 'CANCELLED', updated_at: new Date(now), cancelled_at: new Date(now) });

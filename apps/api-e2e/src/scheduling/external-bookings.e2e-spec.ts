@@ -51,6 +51,7 @@ interface Row {
   metadata: Record<string, unknown>;
   updated_at: Date;
   cancelled_at: Date | null;
+  cancelled_by: string | null;
 }
 
 /**
@@ -71,7 +72,7 @@ describe('ExternalBookingsService (PostgreSQL)', () => {
 
   async function rows(schedule = scheduleId): Promise<Row[]> {
     return t.query<Row>(
-      `SELECT id, status, start_time, end_time, title, location, attendee_email, metadata, updated_at, cancelled_at
+      `SELECT id, status, start_time, end_time, title, location, attendee_email, metadata, updated_at, cancelled_at, cancelled_by
          FROM bookings WHERE schedule_id = $1 ORDER BY start_time, id`,
       [schedule],
     );
@@ -149,7 +150,7 @@ describe('ExternalBookingsService (PostgreSQL)', () => {
     expect(byUid['move']).toMatchObject({ status: 'CONFIRMED', start_time: new Date('2027-06-20T10:00:00Z'), end_time: new Date('2027-06-20T11:00:00Z') });
     expect(byUid['rename']).toMatchObject({ title: 'Renamed', updated_at: new Date('2027-05-02T00:00:00Z') });
     expect(byUid['relocate']).toMatchObject({ location: 'Room 2' });
-    expect(byUid['gone']).toMatchObject({ status: 'CANCELLED', cancelled_at: new Date('2027-05-02T00:00:00Z') });
+    expect(byUid['gone']).toMatchObject({ status: 'CANCELLED', cancelled_at: new Date('2027-05-02T00:00:00Z'), cancelled_by: 'import' });
     expect(byUid['keep']!.updated_at).toEqual(new Date('2027-05-01T00:00:00Z'));
     expect(byUid['outside']).toMatchObject({ status: 'CONFIRMED' });
   });
@@ -167,7 +168,7 @@ describe('ExternalBookingsService (PostgreSQL)', () => {
       duplicate: 2,
       conflict: 0,
     });
-    expect((await byUid())['flaky']!.status).toBe('CANCELLED');
+    expect((await byUid())['flaky']).toMatchObject({ status: 'CANCELLED', cancelled_by: 'import' });
     const back = await sync([
       occurrence('flaky', '2027-06-02T09:00:00Z'),
       occurrence('user-cancelled', '2027-06-03T09:00:00Z'),
@@ -175,8 +176,8 @@ describe('ExternalBookingsService (PostgreSQL)', () => {
     ]);
     expect(back).toEqual({ synced: 0, updated: 1, cancelled: 0, duplicate: 2, conflict: 0 });
     const after = await byUid();
-    expect(after['flaky']).toMatchObject({ status: 'CONFIRMED', cancelled_at: null, id: ids['flaky']!.id });
-    expect(after['user-cancelled']!.status).toBe('CANCELLED');
+    expect(after['flaky']).toMatchObject({ status: 'CONFIRMED', cancelled_at: null, cancelled_by: null, id: ids['flaky']!.id });
+    expect(after['user-cancelled']).toMatchObject({ status: 'CANCELLED', cancelled_by: 'api' });
     expect(after['done']!.status).toBe('COMPLETED');
   });
 

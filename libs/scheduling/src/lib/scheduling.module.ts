@@ -9,9 +9,11 @@ import {
   PublicCalendarController,
 } from './api/calendar-feeds.controller';
 import { EventTypesController } from './api/event-types.controller';
+import { PublicBookingsController } from './api/public-bookings.controller';
 import { SchedulesController } from './api/schedules.controller';
 import { SlotsController } from './api/slots.controller';
 import { BookingErasureService } from './application/booking-erasure.service';
+import { BookingSelfService } from './application/booking-self-service.service';
 import { BookingsService } from './application/bookings.service';
 import { CalendarFeedLimits } from './application/calendar-feed-limits';
 import { CalendarFeedsService } from './application/calendar-feeds.service';
@@ -24,6 +26,7 @@ import { BookingRepository } from './infrastructure/booking.repository';
 import { CalendarFeedRepository } from './infrastructure/calendar-feed.repository';
 import { EventTypeRepository } from './infrastructure/event-type.repository';
 import { ExternalBookingRepository } from './infrastructure/external-booking.repository';
+import { ManageTokenRepository } from './infrastructure/manage-token.repository';
 import { ScheduleRepository } from './infrastructure/schedule.repository';
 import { SCHEDULING_ERROR_CODES } from './domain/scheduling-errors';
 
@@ -55,6 +58,7 @@ registerErrorCodes('scheduling', SCHEDULING_ERROR_CODES);
     EventTypesController,
     SlotsController,
     AdminSchedulesController,
+    PublicBookingsController,
   ],
   providers: [
     ScheduleRepository,
@@ -71,6 +75,8 @@ registerErrorCodes('scheduling', SCHEDULING_ERROR_CODES);
     SlotsService,
     BookingErasureRepository,
     BookingErasureService,
+    ManageTokenRepository,
+    BookingSelfService,
   ],
   exports: [ExternalBookingsService, BookingErasureService],
 })

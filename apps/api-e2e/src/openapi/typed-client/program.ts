@@ -49,6 +49,11 @@ const routes = {
   Bookings_get: ['get', '/api/v1/bookings/{id}'],
   Bookings_update: ['patch', '/api/v1/bookings/{id}'],
   Bookings_cancel: ['delete', '/api/v1/bookings/{id}'],
+  Bookings_replaceManageToken: ['post', '/api/v1/bookings/{id}/manage-token'],
+  PublicBookings_view: ['get', '/public/v1/bookings/{token}'],
+  PublicBookings_cancel: ['post', '/public/v1/bookings/{token}/cancel'],
+  PublicBookings_slots: ['get', '/public/v1/bookings/{token}/slots'],
+  PublicBookings_reschedule: ['post', '/public/v1/bookings/{token}/reschedule'],
   EventTypes_list: ['get', '/api/v1/event-types'],
   EventTypes_create: ['post', '/api/v1/event-types'],
   EventTypes_get: ['get', '/api/v1/event-types/{id}'],
@@ -183,8 +188,17 @@ export async function tour(organizationId: string, feedFile: string): Promise<st
   await call('Bookings_update', { path: { id: booking.id }, body: { start_time: '2027-05-03T10:00Z', end_time: '2027-05-03T10:30+0000' } });
   const upcoming = await call('Bookings_list', { query: { schedule_id: schedule.id, start_date: '2027-05-01', upcoming: true } });
   const invite: string = await call('BookingCalendar_ics', { path: { id: booking.id } });
+  // The attendee's side: the manage token of the create answer (or a new one), no key.
+  const manageToken: string = (await call('Bookings_replaceManageToken', { path: { id: booking.id } })).data.manage_token;
+  const mine = (await call('PublicBookings_view', { path: { token: booking.manage_token } })).data;
+  const until: string | null = mine.cancellable_until;
+  const free = await call('PublicBookings_slots', { path: { token: manageToken }, query: { start: '2027-05-03', end: '2027-05-04' } });
+  const moved = (await call('PublicBookings_reschedule', { path: { token: manageToken }, body: { start_time: '2027-05-03T11:00:00+02:00' } })).data;
+  seen.push(until ?? 'never', String(mine.can_reschedule), mine.event_type?.title ?? 'no type', String(free.meta.total), moved.start_time);
   const cancelled: boolean = (await call('Bookings_cancel', { path: { id: booking.id } })).data.cancelled;
-  seen.push(status, (await call('Bookings_get', { path: { id: booking.id } })).data.attendee_name, String(upcoming.meta.hasMore), invite, String(cancelled));
+  const byAttendee = (await call('PublicBookings_cancel', { path: { token: manageToken }, body: { reason: null } })).data.status;
+  const who: 'attendee' | 'api' | 'import' | null = (await call('Bookings_get', { path: { id: booking.id } })).data.cancelled_by;
+  seen.push(status, (await call('Bookings_get', { path: { id: booking.id } })).data.attendee_name, String(upcoming.meta.hasMore), invite, String(cancelled), byAttendee, who ?? 'not cancelled');
 
   // Events: timezone, cost, status… default on create; a PATCH needs none of them.
   const event = (await call('Events_create', { body: { title: 'Community meetup', start_date: '2027-06-01', slots: 50, waitlist_enabled: true } })).data;

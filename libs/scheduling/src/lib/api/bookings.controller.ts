@@ -14,6 +14,7 @@ import {
   UuidParam,
 } from '@almanac/shared';
 import type { Response } from 'express';
+import { BookingSelfService } from '../application/booking-self-service.service';
 import { BookingsService, type CreateBookingCommand, type UpdateBookingCommand } from '../application/bookings.service';
 import { BOOKING_FIELDS } from '../domain/booking';
 import {
@@ -21,6 +22,8 @@ import {
   BookingResponse,
   CancelledBookingResponse,
   CreateBookingDto,
+  CreatedBookingResponse,
+  ManageTokenResponse,
   UpdateBookingDto,
 } from './dto/booking.dto';
 import { ApiBookingConflict } from './slot-problems';
@@ -28,7 +31,10 @@ import { bookingBody, toBookingResponse, toCancelledBookingResponse } from './sc
 
 @V1Controller('bookings', 'bookings')
 export class BookingsController {
-  constructor(private readonly bookings: BookingsService) {}
+  constructor(
+    private readonly bookings: BookingsService,
+    private readonly selfService: BookingSelfService,
+  ) {}
 
   @Get()
   @RequireScope('bookings:read')
@@ -77,21 +83,40 @@ export class BookingsController {
   @ApiOperation({
     summary: 'Create a booking',
     description:
-      "A new booking is PENDING (whatever the event type's requires_approval). 409 booking_overlap when its blocked time [start − buffer_before, end + buffer_after) (the event type's buffers, kept on the booking) overlaps that of a PENDING or CONFIRMED booking of the schedule; with an event type, on a schedule that has availability, 409 slot_unavailable with a reason unless it fits a window, the notice, the booking window and the daily limit; 422 invalid_reference for an unknown schedule_id or event_type_id.",
+      "A new booking is PENDING (whatever the event type's requires_approval). The answer alone carries its manage_token (the attendee's key to /public/v1/bookings/{token}; only its hash is kept). 409 booking_overlap when its blocked time [start − buffer_before, end + buffer_after) (the event type's buffers, kept on the booking) overlaps that of a PENDING or CONFIRMED booking of the schedule; with an event type, on a schedule that has availability, 409 slot_unavailable with a reason unless it fits a window, the notice, the booking window and the daily limit; 422 invalid_reference for an unknown schedule_id or event_type_id.",
   })
-  @ApiDataResponse(BookingResponse, 201, 'The new booking; Location names it')
+  @ApiDataResponse(CreatedBookingResponse, 201, 'The new booking and its manage token; Location names it')
   @ApiProblems(400, 403, 413, 415, 422)
   @ApiBookingConflict()
   async create(
     @Principal() principal: ApiPrincipal,
     @Body() body: CreateBookingDto,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<{ data: BookingResponse }> {
+  ): Promise<{ data: CreatedBookingResponse }> {
     // The DTO made sure of the required fields; the attendee travels as one object.
     const command = { ...BOOKING_FIELDS.fromWire(body), attendee: body.attendee } as CreateBookingCommand;
-    const booking = await this.bookings.create(principal.organizationId, command);
+    const { booking, manageToken } = await this.bookings.create(principal.organizationId, command);
     res.setHeader('Location', `/api/v1/bookings/${booking.id}`);
-    return { data: toBookingResponse(booking) };
+    return { data: { ...toBookingResponse(booking), manage_token: manageToken } };
+  }
+
+  @Post(':id/manage-token')
+  @RequireScope('bookings:write')
+  @ApiOperation({
+    summary: "Replace a booking's manage token",
+    description:
+      'A new manage token for the booking, shown only in this answer (only its hash is kept); the old one opens nothing from now on (404). Any status.',
+  })
+  @ApiDataResponse(ManageTokenResponse, 201, 'The new token; Location names the booking')
+  @ApiProblems(403, 404)
+  async replaceManageToken(
+    @Principal() principal: ApiPrincipal,
+    @Param('id', UuidParam('Booking')) id: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<{ data: ManageTokenResponse }> {
+    const token = await this.selfService.replaceToken(principal.organizationId, id);
+    res.setHeader('Location', `/api/v1/bookings/${id}`);
+    return { data: { manage_token: token } };
   }
 
   @Patch(':id')

@@ -14,7 +14,7 @@ export class BookingConflictProblem extends Problem {
 }
 
 /**
- * 409 of a booking write: `booking_overlap`, `invalid_transition`, or `slot_unavailable` whose
+ * 409 of a booking write: `booking_overlap`, `invalid_transition`, `notice_period_passed`, or `slot_unavailable` whose
  * problem carries a `reason` member (the reasons: docs/contract/scheduling.md).
  */
 export function ApiBookingConflict(): MethodDecorator {
@@ -23,7 +23,7 @@ export function ApiBookingConflict(): MethodDecorator {
     ApiResponse({
       status: 409,
       description:
-        'Conflict: booking_overlap (the blocked time, buffers included, overlaps another booking), invalid_transition, or slot_unavailable with a reason',
+        'Conflict: booking_overlap (the blocked time, buffers included, overlaps another booking), invalid_transition, notice_period_passed (an attendee past the event type\'s notice), or slot_unavailable with a reason',
       content: { 'application/problem+json': { schema: { $ref: getSchemaPath(BookingConflictProblem) } } },
     }),
   );

@@ -1,4 +1,4 @@
-import { Get, Query } from '@nestjs/common';
+import { applyDecorators, Get, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOperation, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { Principal, RateLimitCost, RequireScope, V1Controller, type ApiPrincipal } from '@almanac/identity';
 import { ApiProblems } from '@almanac/shared';
@@ -31,6 +31,40 @@ class IsoInstants {
   }
 }
 
+/** The answer of a slots query: every slot at once, its instants in UTC and its start told in `timezone`. */
+export function slotListBody(slots: readonly Slot[], timezone: string): { data: SlotResponse[]; meta: SlotListMeta } {
+  const iso = new IsoInstants();
+  const data = slots.map((s) => ({
+    start_time: iso.format(s.start),
+    end_time: iso.format(s.end),
+    local_date: s.localDate,
+    local_time: s.localTime,
+  }));
+  return { data, meta: { total: data.length, limit: data.length, offset: 0, hasMore: false, timezone } };
+}
+
+/** The OpenAPI answer of a slots query (`slotListBody`). */
+export function ApiSlotList(): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(SlotResponse, SlotListMeta),
+    ApiResponse({
+      status: 200,
+      description: 'All slots of the range',
+      headers: {
+        Link: { description: 'RFC 8288 link to the `first` (and only) page', schema: { type: 'string' } },
+      },
+      schema: {
+        type: 'object',
+        required: ['data', 'meta'],
+        properties: {
+          data: { type: 'array', items: { $ref: getSchemaPath(SlotResponse) } },
+          meta: { $ref: getSchemaPath(SlotListMeta) },
+        },
+      },
+    }),
+  );
+}
+
 @V1Controller('slots', 'slots')
 export class SlotsController {
   constructor(private readonly slots: SlotsService) {}
@@ -44,22 +78,7 @@ export class SlotsController {
       "Every slot in [start, end) at once, sorted by start: the schedule's windows of each local date (its override, its weekly rules, or the whole day without availability), candidate starts every slot_interval (default the duration, but never less than 5 minutes apart, slot_interval's own minimum: at most 288 slots a day, about 18,000 in a 62-day answer) from each window's start while the slot fits in the window; offered when start ≥ now + minimum_notice, start < now + booking_window_days, its blocked time (with the type's buffers) meets no PENDING or CONFIRMED booking's blocked time, and the type's max_bookings_per_day is not reached on that local date (schedule time zone). " +
       "Its work grows with the range, and so does its cost against the key's rate limit: 1 unit per day of the range (a started day counting; the default 7 days: 7 units; 62 days: 62), where other requests cost 1 (see `x-rate-limit-cost`; date-only bounds are counted as UTC days). RateLimit-Remaining says the units left after it.",
   })
-  @ApiExtraModels(SlotResponse, SlotListMeta)
-  @ApiResponse({
-    status: 200,
-    description: 'All slots of the range',
-    headers: {
-      Link: { description: 'RFC 8288 link to the `first` (and only) page', schema: { type: 'string' } },
-    },
-    schema: {
-      type: 'object',
-      required: ['data', 'meta'],
-      properties: {
-        data: { type: 'array', items: { $ref: getSchemaPath(SlotResponse) } },
-        meta: { $ref: getSchemaPath(SlotListMeta) },
-      },
-    },
-  })
+  @ApiSlotList()
   @ApiProblems(400, 403, 404)
   async list(
     @Principal() principal: ApiPrincipal,
@@ -72,13 +91,6 @@ export class SlotsController {
       end: query.end,
       timezone: query.timezone,
     });
-    const iso = new IsoInstants();
-    const data = slots.map((s) => ({
-      start_time: iso.format(s.start),
-      end_time: iso.format(s.end),
-      local_date: s.localDate,
-      local_time: s.localTime,
-    }));
-    return { data, meta: { total: data.length, limit: data.length, offset: 0, hasMore: false, timezone } };
+    return slotListBody(slots, timezone);
   }
 }

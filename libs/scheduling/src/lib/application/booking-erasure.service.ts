@@ -5,8 +5,9 @@ import { BookingErasureRepository } from '../infrastructure/booking-erasure.repo
 /**
  * A person's erasure from the organization's bookings (for the operators' erasure, through the
  * public API; no `EntityManager` crosses it: it joins the caller's `Transactions.run`). Times and
- * status stay; the attendee goes: name `Erased`, the replacement e-mail, no phone, notes or time
- * zone, and the address or the name wherever they stood in the booking's metadata.
+ * status stay; the attendee goes: name `Erased`, the replacement e-mail, no phone, notes, time zone
+ * or cancellation reason, the address or the name wherever they stood in the booking's metadata, and
+ * their manage token (it opens nothing any more).
  */
 @Injectable()
 export class BookingErasureService {
@@ -28,6 +29,7 @@ export class BookingErasureService {
           attendee_phone: null,
           attendee_notes: null,
           attendee_timezone: null,
+          cancellation_reason: null,
         },
       };
       const anonymised = rows.map((r) => ({ id: r.id, metadata: (scrubPayload(r.metadata, erasure, [erased], true) ?? r.metadata) as Record<string, unknown> }));

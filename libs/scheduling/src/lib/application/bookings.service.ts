@@ -19,6 +19,7 @@ import {
   BookingEventType,
   BookingListFilter,
   BookingUpdate,
+  CancelledBy,
   EventTypeRef,
   newBooking,
   NewBookingInput,
@@ -26,6 +27,7 @@ import {
   planBookingUpdate,
   ScheduleRef,
 } from '../domain/booking';
+import { issueManageToken } from '../domain/booking-self-service';
 import { BookingStatus } from '../domain/booking-status';
 import { hasAvailability, localDateOf, localDayBounds } from '../domain/availability';
 import { SlotUnavailableError } from '../domain/scheduling-errors';
@@ -34,11 +36,29 @@ import { bookingChanged } from '../domain/scheduling-announcements';
 import { BookingRepository } from '../infrastructure/booking.repository';
 
 /** A create request: the new booking's own fields, and the event type it names (if any). */
-export type CreateBookingCommand = Omit<NewBookingInput, 'id' | 'organizationId' | 'schedule' | 'eventType'> & {
+export type CreateBookingCommand = Omit<NewBookingInput, 'id' | 'organizationId' | 'schedule' | 'eventType' | 'manageTokenHash'> & {
   eventTypeId?: string | null;
 };
 
 export type UpdateBookingCommand = BookingUpdate;
+
+/** A new booking, and its manage token: shown once, in the create answer, and never stored. */
+export interface CreatedBooking {
+  readonly booking: Booking;
+  readonly manageToken: string;
+}
+
+/** Who cancels, and why when they say it: the API's DELETE and PATCH are `api`. */
+export interface Canceller {
+  readonly cancelledBy: CancelledBy;
+  readonly reason?: string | null;
+}
+
+/**
+ * A rule of the caller checked on the booking as the write reads it, before anything is decided (the
+ * attendee's notice and rights); it throws to refuse.
+ */
+export type BookingGuard = (current: Booking, now: Date) => void;
 
 export interface BookingListQuery {
   scheduleId?: string;
@@ -67,9 +87,9 @@ export class BookingsService {
    * New bookings are PENDING, whatever the event type's `requires_approval` says.
    * Title defaults to the event type's title, else "Booking"; timezone to the schedule's; location
    * type to the event type's. The overlap rule is the exclusion constraint's: concurrent creates for
-   * the same time cannot both succeed.
+   * the same time cannot both succeed. Every booking gets its manage token here (only its hash is kept).
    */
-  async create(organizationId: string, command: CreateBookingCommand): Promise<Booking> {
+  async create(organizationId: string, command: CreateBookingCommand): Promise<CreatedBooking> {
     const eventTypeId = command.eventTypeId ?? null;
     const missing: FieldError[] = [];
     const noSchedule = { field: 'schedule_id', message: 'does not name a schedule of this organization' };
@@ -91,11 +111,13 @@ export class BookingsService {
     }
     const eventType = refs.eventType?.found && eventTypeId !== null ? { ...refs.eventType, id: eventTypeId } : null;
     const now = this.clock.now();
+    const manageToken = issueManageToken();
     const booking = newBooking(
       {
         ...command,
         id: newId(),
         organizationId,
+        manageTokenHash: manageToken.hash,
         schedule: refs.schedule,
         eventType: eventType && {
           id: eventType.id,
@@ -111,14 +133,15 @@ export class BookingsService {
     if (eventType && hasAvailability(refs.schedule.availability)) {
       // Against availability: the checks and the insert run in one transaction, under the daily
       // limit's lock when the type has one, so concurrent bookings for its last place take turns.
-      return this.transactions.run(async () => {
+      const created = await this.transactions.run(async () => {
         await this.assertFits(booking, refs.schedule as ScheduleRef, eventType, now);
         return this.bookings.insert(booking, announcement);
       });
+      return { booking: created, manageToken: manageToken.token };
     }
     // One statement writes the booking and its announcement (both or neither); the overlap rule is
     // still the exclusion constraint's.
-    return this.bookings.insert(booking, announcement);
+    return { booking: await this.bookings.insert(booking, announcement), manageToken: manageToken.token };
   }
 
   /**
@@ -225,18 +248,21 @@ export class BookingsService {
   /**
    * Status moves follow BOOKING_TRANSITIONS; a reschedule needs a PENDING or CONFIRMED booking. Both
    * are compare-and-swap on the status read: if another request changed it in between, this one
-   * finds nothing to update and answers 409 `invalid_transition`.
+   * finds nothing to update and answers 409 `invalid_transition`. `guard`: the caller's own rule on the
+   * booking as read (an attendee's reschedule goes through here, so every rule of a reschedule applies to it).
    */
   async update(
     organizationId: string,
     id: string,
     command: UpdateBookingCommand,
     precondition = Precondition.none<Booking>(),
+    guard?: BookingGuard,
   ): Promise<Booking> {
     const current = await this.bookings.findById(organizationId, id);
     if (!current) throw new NotFoundError('Booking');
 
     const now = this.clock.now();
+    guard?.(current, now);
     const plan = planBookingUpdate(current, command, now);
 
     const updated = await this.transactions.run(async () => {
@@ -259,12 +285,23 @@ export class BookingsService {
     );
   }
 
-  /** Soft delete: PENDING/CONFIRMED → CANCELLED; CANCELLED stays as it is; COMPLETED/NO_SHOW: 409. */
-  async cancel(organizationId: string, id: string, precondition = Precondition.none<Booking>()): Promise<Booking> {
+  /**
+   * Soft delete: PENDING/CONFIRMED → CANCELLED; CANCELLED stays as it is; COMPLETED/NO_SHOW: 409.
+   * `by`: who cancels (and their reason); `guard`: the caller's own rule on the booking as read.
+   */
+  async cancel(
+    organizationId: string,
+    id: string,
+    precondition = Precondition.none<Booking>(),
+    by: Canceller = { cancelledBy: 'api' },
+    guard?: BookingGuard,
+  ): Promise<Booking> {
     for (let attempt = 0; attempt < CANCEL_ATTEMPTS; attempt++) {
       const current = await this.bookings.findById(organizationId, id);
       if (!current) throw new NotFoundError('Booking');
-      const plan = planBookingCancellation(current, this.clock.now());
+      const now = this.clock.now();
+      guard?.(current, now);
+      const plan = planBookingCancellation(current, now, by);
       if (!plan) {
         precondition.assert(current);
         return current;

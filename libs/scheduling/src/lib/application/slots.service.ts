@@ -11,6 +11,8 @@ export interface SlotsCommand {
   start?: string;
   end?: string;
   timezone?: string;
+  /** A booking whose own time does not block (the slots its attendee may move it to). */
+  exceptBookingId?: string;
 }
 
 /** A date is its 00:00 in the time zone; a date-time with a zone is its instant. */
@@ -66,6 +68,7 @@ export class SlotsService {
           localDayBounds(lastDate, tz).start,
         ),
       ),
+      command.exceptBookingId,
     );
     const slots = availableSlots({
       availability: refs.schedule.availability,

@@ -17,6 +17,7 @@ function booking(status: BookingStatus): Booking {
       attendee: { name: 'Ada', email: 'ada@example.com' },
       schedule: { timezone: 'UTC' },
       eventType: null,
+      manageTokenHash: null,
     },
     NOW,
   );
@@ -44,6 +45,7 @@ describe('Booking aggregate', () => {
         attendee: { name: 'Ada', email: 'ada@example.com' },
         schedule: { timezone: 'Europe/Paris' },
         eventType: { id: 'e', title: 'Intro call', locationType: 'phone', bufferBefore: 10, bufferAfter: 5 },
+        manageTokenHash: 'f'.repeat(64),
       },
       NOW,
     );
@@ -57,6 +59,9 @@ describe('Booking aggregate', () => {
       bufferAfter: 5,
       metadata: {},
       cancelledAt: null,
+      cancelledBy: null,
+      cancellationReason: null,
+      manageTokenHash: 'f'.repeat(64),
       createdAt: NOW,
       updatedAt: NOW,
     });
@@ -80,7 +85,7 @@ describe('Booking aggregate', () => {
   it('a status move is a compare-and-swap on the status read, announced as the move with the status before it', () => {
     const plan = planBookingUpdate(booking('CONFIRMED'), { status: 'CANCELLED' }, NOW);
     expect(plan).toEqual({
-      changes: { status: 'CANCELLED', cancelledAt: NOW, updatedAt: NOW },
+      changes: { status: 'CANCELLED', cancelledAt: NOW, cancelledBy: 'api', updatedAt: NOW },
       expectedStatus: 'CONFIRMED',
       reschedule: undefined,
       event: 'booking.cancelled',

@@ -5,6 +5,10 @@ import type { BookingRules } from './booking-rules';
 import { assertReschedulable, assertStatusChange, BookingStatus, planCancellation } from './booking-status';
 import type { LocationType } from './location-type';
 
+/** Who cancelled a booking: its attendee (through the manage token), a key of the API, or an import. */
+export const CANCELLED_BY = ['attendee', 'api', 'import'] as const;
+export type CancelledBy = (typeof CANCELLED_BY)[number];
+
 export interface Booking {
   readonly id: string;
   readonly organizationId: string;
@@ -30,6 +34,12 @@ export interface Booking {
   readonly createdAt: Date;
   readonly updatedAt: Date;
   readonly cancelledAt: Date | null;
+  /** Why the attendee cancelled (given with their cancellation); null otherwise. */
+  readonly cancellationReason: string | null;
+  /** Who cancelled it; null while it is not cancelled. */
+  readonly cancelledBy: CancelledBy | null;
+  /** SHA-256 of its manage token (never shown); null for bookings that have none (imported ones). */
+  readonly manageTokenHash: string | null;
 }
 
 /** Every field of a booking, in the order its representation (GET, events) lists them. */
@@ -56,6 +66,9 @@ export const BOOKING_FIELDS = recordFields<Booking>()({
   createdAt: field.instant,
   updatedAt: field.instant,
   cancelledAt: field.instant,
+  cancellationReason: field.value,
+  cancelledBy: field.value,
+  manageTokenHash: field.hidden(field.value),
 });
 
 /** Title of a booking created without one: its event type's title, else this. */
@@ -87,13 +100,25 @@ type GovernedBookingField =
   | 'createdAt'
   | 'updatedAt'
   | 'cancelledAt'
+  | 'cancellationReason'
+  | 'cancelledBy'
+  | 'manageTokenHash'
   | AttendeeField;
 
 /** A booking's details: what a client sets as it is, on create and PATCH (title, location, time zone, metadata, …). */
 export type BookingDetails = { -readonly [K in Exclude<keyof Booking, GovernedBookingField>]?: Booking[K] };
 
 /** The fields a change may set (a PATCH, a cancellation, an import), besides `updatedAt`. */
-export type ChangeableBookingField = keyof BookingDetails | 'status' | 'startTime' | 'endTime' | 'cancelledAt' | AttendeeField;
+export type ChangeableBookingField =
+  | keyof BookingDetails
+  | 'status'
+  | 'startTime'
+  | 'endTime'
+  | 'cancelledAt'
+  | 'cancellationReason'
+  | 'cancelledBy'
+  | 'manageTokenHash'
+  | AttendeeField;
 
 export type BookingChanges = { -readonly [K in ChangeableBookingField]?: Booking[K] } & { updatedAt: Date };
 
@@ -118,6 +143,8 @@ export type NewBookingInput = { [K in keyof BookingDetails]?: BookingDetails[K] 
   attendee: AttendeeInput;
   schedule: { timezone: string };
   eventType: { id: string; title: string; locationType: LocationType | null; bufferBefore: number; bufferAfter: number } | null;
+  /** What is stored of its manage token (`issueManageToken`). */
+  manageTokenHash: string | null;
 };
 
 /**
@@ -150,6 +177,9 @@ export function newBooking(input: NewBookingInput, now: Date): Booking {
     createdAt: now,
     updatedAt: now,
     cancelledAt: null,
+    cancellationReason: null,
+    cancelledBy: null,
+    manageTokenHash: input.manageTokenHash,
   };
 }
 
@@ -244,7 +274,10 @@ export function planBookingUpdate(current: Booking, update: BookingUpdate, now: 
   if (update.status !== undefined) {
     assertStatusChange(current.status, update.status);
     changes.status = update.status;
-    if (update.status === 'CANCELLED') changes.cancelledAt = now;
+    if (update.status === 'CANCELLED') {
+      changes.cancelledAt = now;
+      changes.cancelledBy = 'api';
+    }
     expectedStatus = current.status;
   }
   let reschedule: PlannedBookingUpdate['reschedule'];
@@ -278,7 +311,11 @@ export function planBookingUpdate(current: Booking, update: BookingUpdate, now: 
 export function planBookingCancellation(
   current: Booking,
   now: Date,
+  by: { cancelledBy: CancelledBy; reason?: string | null } = { cancelledBy: 'api' },
 ): { changes: BookingChanges; expectedStatus: BookingStatus } | null {
   if (planCancellation(current.status) === 'already_cancelled') return null;
-  return { changes: { status: 'CANCELLED', cancelledAt: now, updatedAt: now }, expectedStatus: current.status };
+  return {
+    changes: { status: 'CANCELLED', cancelledAt: now, cancelledBy: by.cancelledBy, cancellationReason: by.reason ?? null, updatedAt: now },
+    expectedStatus: current.status,
+  };
 }

@@ -1,9 +1,13 @@
 import { field, recordFields } from '@almanac/shared/domain';
 import { DEFAULT_EVENT_TYPE_LOCATION, LocationType } from './location-type';
 import type { BookingRules } from './booking-rules';
+import { AttendeePolicy, OPEN_ATTENDEE_POLICY } from './booking-self-service';
 
-/** An event type: what it is, and the booking rules it gives its bookings (`BookingRules`). */
-export interface EventType extends BookingRules {
+/**
+ * An event type: what it is, the booking rules it gives its bookings (`BookingRules`), and what it
+ * lets their attendees do themselves (`AttendeePolicy`).
+ */
+export interface EventType extends BookingRules, AttendeePolicy {
   readonly id: string;
   readonly organizationId: string;
   readonly title: string;
@@ -37,6 +41,10 @@ export const EVENT_TYPE_FIELDS = recordFields<EventType>()({
   slotInterval: field.value,
   bookingWindowDays: field.value,
   maxBookingsPerDay: field.value,
+  attendeeCanCancel: field.value,
+  attendeeCanReschedule: field.value,
+  cancelNoticeMinutes: field.value,
+  rescheduleNoticeMinutes: field.value,
   createdAt: field.instant,
   updatedAt: field.instant,
 });
@@ -60,7 +68,7 @@ export type EventTypeChanges = Partial<Omit<EventType, ServerSetEventTypeField>>
 /**
  * A new event type with its defaults: location video, no approval, active;
  * description, location details and colour null; buffers and notice 0; interval, window of days and
- * daily limit null.
+ * daily limit null; attendees may cancel and reschedule up to the start.
  */
 export function newEventType(
   identity: { id: string; organizationId: string; slug: string },
@@ -83,6 +91,10 @@ export function newEventType(
     slotInterval: input.slotInterval ?? null,
     bookingWindowDays: input.bookingWindowDays ?? null,
     maxBookingsPerDay: input.maxBookingsPerDay ?? null,
+    attendeeCanCancel: input.attendeeCanCancel ?? OPEN_ATTENDEE_POLICY.attendeeCanCancel,
+    attendeeCanReschedule: input.attendeeCanReschedule ?? OPEN_ATTENDEE_POLICY.attendeeCanReschedule,
+    cancelNoticeMinutes: input.cancelNoticeMinutes ?? OPEN_ATTENDEE_POLICY.cancelNoticeMinutes,
+    rescheduleNoticeMinutes: input.rescheduleNoticeMinutes ?? OPEN_ATTENDEE_POLICY.rescheduleNoticeMinutes,
     createdAt: now,
     updatedAt: now,
   };

@@ -33,4 +33,9 @@ export class SlotUnavailableError extends DomainError {
 }
 
 /** Scheduling's own error codes and their HTTP statuses (registered by SchedulingModule). */
-export const SCHEDULING_ERROR_CODES = { booking_overlap: 409, schedule_in_use: 409, slot_unavailable: 409 } as const;
+export const SCHEDULING_ERROR_CODES = {
+  booking_overlap: 409,
+  schedule_in_use: 409,
+  slot_unavailable: 409,
+  notice_period_passed: 409,
+} as const;

@@ -25,7 +25,10 @@ export class BookingErasureRepository {
     );
   }
 
-  /** The person leaves the bookings: name and e-mail replaced, phone, notes and time zone cleared, metadata as given. */
+  /**
+   * The person leaves the bookings: name and e-mail replaced, phone, notes, time zone and cancellation
+   * reason cleared, metadata as given, and their manage token no longer opens them.
+   */
   async anonymise(
     organizationId: string,
     rows: ReadonlyArray<{ id: string; metadata: Record<string, unknown> }>,
@@ -37,7 +40,9 @@ export class BookingErasureRepository {
     await this.db.rows(
       `UPDATE bookings b
           SET attendee_name = $2, attendee_email = $3, attendee_phone = NULL, attendee_notes = NULL, attendee_timezone = NULL,
-              metadata = u.metadata, updated_at = $4
+              metadata = u.metadata, updated_at = $4,
+              -- What the attendee wrote when cancelling is theirs; their manage token opens nothing more.
+              cancellation_reason = NULL, manage_token_hash = NULL
          FROM unnest($5::uuid[], $6::jsonb[]) AS u(id, metadata)
         WHERE b.organization_id = $1 AND b.id = u.id`,
       [organizationId, name, email, now, rows.map((r) => r.id), rows.map((r) => JSON.stringify(r.metadata))],

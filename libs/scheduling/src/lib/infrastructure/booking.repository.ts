@@ -216,7 +216,8 @@ export class BookingRepository {
   /**
    * Blocked times of the schedule's PENDING/CONFIRMED bookings that reach into `[from, to)`, and the
    * starts of those made with the event type (slots). The exclusion constraint's GiST index serves
-   * it alone (it carries every column read here).
+   * it alone (it carries every column read here). `exceptBookingId`: a booking whose own time counts
+   * as free (the slots its attendee may move it to); that one filter reads the rows too.
    */
   async busy(
     organizationId: string,
@@ -224,6 +225,7 @@ export class BookingRepository {
     eventTypeId: string,
     from: Date,
     to: Date,
+    exceptBookingId?: string,
   ): Promise<BusyTimes> {
     // One row of three JSON arrays: a 62-day range meets thousands of bookings, and one JSON value
     // parses far faster than thousands of rows. The values are minutes after `from` (date_part's
@@ -237,8 +239,9 @@ export class BookingRepository {
            array_agg(date_part('epoch', start_time - $4) / 60) FILTER (WHERE event_type_id = $3)) AS busy
        FROM bookings
        WHERE organization_id = $1 AND schedule_id = $2 AND status IN ('PENDING', 'CONFIRMED')
-         AND booking_blocked_time(start_time, end_time, buffer_before, buffer_after) && tstzrange($4, $5, '[)')`,
-      [organizationId, scheduleId, eventTypeId, from, to],
+         AND booking_blocked_time(start_time, end_time, buffer_before, buffer_after) && tstzrange($4, $5, '[)')
+         ${exceptBookingId === undefined ? '' : 'AND id <> $6'}`,
+      exceptBookingId === undefined ? [organizationId, scheduleId, eventTypeId, from, to] : [organizationId, scheduleId, eventTypeId, from, to, exceptBookingId],
     );
     // An empty aggregate is null. Back to epoch milliseconds, rounded to the millisecond as before.
     const base = from.getTime();

@@ -30,7 +30,9 @@ import {
   ValidateIf,
   ValidateNested,
 } from 'class-validator';
+import { CANCELLED_BY, type CancelledBy } from '../../domain/booking';
 import type { BookingMetadata } from '../../domain/booking-metadata';
+import { MANAGE_TOKEN_PATTERN, MAX_CANCELLATION_REASON } from '../../domain/booking-self-service';
 import { BOOKING_STATUSES, BookingStatus } from '../../domain/booking-status';
 import { LOCATION_TYPES, LocationType } from '../../domain/location-type';
 import { IsAfterField, IsBookingMetadata, NotBlank } from './validators';
@@ -360,6 +362,39 @@ export class BookingResponse {
     description: 'When it was cancelled; null otherwise',
   })
   readonly cancelled_at!: string | null;
+  @ApiProperty({
+    type: String,
+    nullable: true,
+    maxLength: MAX_CANCELLATION_REASON,
+    example: null,
+    description: 'The reason the attendee gave when cancelling it through its manage token; null otherwise',
+  })
+  readonly cancellation_reason!: string | null;
+  @ApiProperty({
+    type: String,
+    enum: CANCELLED_BY,
+    nullable: true,
+    example: null,
+    description: 'Who cancelled it: attendee (through its manage token), api or import; null while it is not cancelled',
+  })
+  readonly cancelled_by!: CancelledBy | null;
+}
+
+/** The answer of a create: the booking, and once, the token that lets its attendee manage it. */
+export class CreatedBookingResponse extends BookingResponse {
+  @ApiProperty({
+    pattern: MANAGE_TOKEN_PATTERN.source,
+    example: 'bkt_3kTMd9vQx2LpZs8NbR4cWy7Hf1JgA6Ue',
+    description:
+      "The booking's manage token, shown only here (only its hash is kept): whoever has it may see, cancel and reschedule the booking under /public/v1/bookings/{token}, as its event type allows. POST /api/v1/bookings/{id}/manage-token replaces it.",
+  })
+  readonly manage_token!: string;
+}
+
+/** A new manage token (the old one opens nothing from now on). */
+export class ManageTokenResponse {
+  @ApiProperty({ pattern: MANAGE_TOKEN_PATTERN.source, example: 'bkt_3kTMd9vQx2LpZs8NbR4cWy7Hf1JgA6Ue' })
+  readonly manage_token!: string;
 }
 
 export class CancelledBookingResponse extends BookingResponse {

@@ -10,6 +10,7 @@ import {
   MIN_SLOT_INTERVAL,
 } from '../../domain/booking-rules';
 import { EVENT_TYPE_MAX_DURATION, EVENT_TYPE_MIN_DURATION, HEX_COLOR_PATTERN } from '../../domain/event-type';
+import { MAX_NOTICE_MINUTES } from '../../domain/booking-self-service';
 import { LOCATION_TYPES, LocationType } from '../../domain/location-type';
 import { NotBlank } from './validators';
 
@@ -17,6 +18,8 @@ const COLOR_MESSAGE = 'must be a hex color #RGB or #RRGGBB';
 
 /** Both buffers: whole minutes, 0 to MAX_BUFFER. */
 const bufferRules = (): PropertyDecorator[] => [IsInt(), Min(0), Max(MAX_BUFFER)];
+/** Both notices of the attendee: whole minutes, 0 to MAX_NOTICE_MINUTES. */
+const noticeRules = (): PropertyDecorator[] => [IsInt(), Min(0), Max(MAX_NOTICE_MINUTES)];
 
 /** The body of a create; each field's rules are written here once, for the PATCH too. */
 export class CreateEventTypeDto {
@@ -156,6 +159,34 @@ export class CreateEventTypeDto {
     Max(MAX_BOOKINGS_PER_DAY),
   ])
   readonly max_bookings_per_day?: number | null;
+
+  @BodyField((mode) => [
+    ApiPropertyOptional({ ...createOnly(mode, { default: true }), description: 'Whether the attendee may cancel a booking of this type through its manage token' }),
+    ...defaultedOnCreate(mode),
+    IsBoolean(),
+  ])
+  readonly attendee_can_cancel?: boolean;
+
+  @BodyField((mode) => [
+    ApiPropertyOptional({ ...createOnly(mode, { default: true }), description: 'Whether the attendee may reschedule a booking of this type through its manage token' }),
+    ...defaultedOnCreate(mode),
+    IsBoolean(),
+  ])
+  readonly attendee_can_reschedule?: boolean;
+
+  @BodyField((mode) => [
+    ApiPropertyOptional({ minimum: 0, maximum: MAX_NOTICE_MINUTES, ...createOnly(mode, { default: 0 }), description: 'Minutes before the start after which the attendee may no longer cancel' }),
+    ...defaultedOnCreate(mode),
+    ...noticeRules(),
+  ])
+  readonly cancel_notice_minutes?: number;
+
+  @BodyField((mode) => [
+    ApiPropertyOptional({ minimum: 0, maximum: MAX_NOTICE_MINUTES, ...createOnly(mode, { default: 0 }), description: 'Minutes before the current start after which the attendee may no longer reschedule' }),
+    ...defaultedOnCreate(mode),
+    ...noticeRules(),
+  ])
+  readonly reschedule_notice_minutes?: number;
 }
 
 /** Every create field; `description`, `location_details` and `color` may be set to null to clear them. */
@@ -175,6 +206,10 @@ export class UpdateEventTypeDto {
   @PatchOf(CreateEventTypeDto) readonly slot_interval?: number | null;
   @PatchOf(CreateEventTypeDto) readonly booking_window_days?: number | null;
   @PatchOf(CreateEventTypeDto) readonly max_bookings_per_day?: number | null;
+  @PatchOf(CreateEventTypeDto) readonly attendee_can_cancel?: boolean;
+  @PatchOf(CreateEventTypeDto) readonly attendee_can_reschedule?: boolean;
+  @PatchOf(CreateEventTypeDto) readonly cancel_notice_minutes?: number;
+  @PatchOf(CreateEventTypeDto) readonly reschedule_notice_minutes?: number;
 }
 
 export class EventTypeListQuery extends PageQuery {
@@ -237,6 +272,14 @@ export class EventTypeResponse {
   readonly booking_window_days!: number | null;
   @ApiProperty({ type: 'integer', nullable: true, example: null, description: 'null: no limit' })
   readonly max_bookings_per_day!: number | null;
+  @ApiProperty({ example: true, description: 'Whether the attendee may cancel through the manage token' })
+  readonly attendee_can_cancel!: boolean;
+  @ApiProperty({ example: true, description: 'Whether the attendee may reschedule through the manage token' })
+  readonly attendee_can_reschedule!: boolean;
+  @ApiProperty({ type: 'integer', example: 0, minimum: 0, maximum: MAX_NOTICE_MINUTES, description: 'Minutes before the start' })
+  readonly cancel_notice_minutes!: number;
+  @ApiProperty({ type: 'integer', example: 0, minimum: 0, maximum: MAX_NOTICE_MINUTES, description: 'Minutes before the current start' })
+  readonly reschedule_notice_minutes!: number;
   @ApiProperty({ format: 'date-time', example: '2026-11-21T10:00:00.000Z' })
   readonly created_at!: string;
   @ApiProperty({ format: 'date-time', example: '2026-11-21T10:00:00.000Z' })

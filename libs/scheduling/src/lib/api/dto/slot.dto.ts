@@ -3,15 +3,8 @@ import { IsDateOrDateTime, IsIanaTimeZone } from '@almanac/shared';
 import { IsOptional, IsString } from 'class-validator';
 import { START_TIME_PATTERN } from '../../domain/availability';
 
-export class SlotQuery {
-  @ApiProperty({ format: 'uuid', description: 'The event type (duration, buffers, notice…); unknown: 404' })
-  @IsString()
-  readonly event_type_id!: string;
-
-  @ApiProperty({ format: 'uuid', description: 'The schedule (availability, bookings); unknown: 404' })
-  @IsString()
-  readonly schedule_id!: string;
-
+/** The range of a slots query and the time zone its answer is told in. */
+export class SlotRangeQuery {
   @ApiPropertyOptional({
     example: '2026-12-01',
     description: 'A date (its 00:00 in `timezone`) or a date-time with a zone. Default: now.',
@@ -36,6 +29,16 @@ export class SlotQuery {
   @IsOptional()
   @IsIanaTimeZone()
   readonly timezone?: string;
+}
+
+export class SlotQuery extends SlotRangeQuery {
+  @ApiProperty({ format: 'uuid', description: 'The event type (duration, buffers, notice…); unknown: 404' })
+  @IsString()
+  readonly event_type_id!: string;
+
+  @ApiProperty({ format: 'uuid', description: 'The schedule (availability, bookings); unknown: 404' })
+  @IsString()
+  readonly schedule_id!: string;
 }
 
 export class SlotResponse {
