@@ -464,6 +464,11 @@ describe('booking self-service by manage token (e2e)', () => {
         expect(fieldsOf(bad.body)).toEqual(['start_time']);
       }
       await t.api.post(`/public/v1/bookings/${created['manage_token']}/reschedule`).send({}).expect(400);
+      // Not into the past, even on a schedule without availability (where the API itself could).
+      const movable = await book('2027-03-03T16:00:00.000Z');
+      const past = await reschedule(movable['manage_token'], '2027-03-01T07:59:59.999Z').expect(409);
+      expect([past.body.code, past.body.reason]).toEqual(['slot_unavailable', 'minimum_notice']);
+      await reschedule(movable['manage_token'], '2027-03-01T08:00:00.000Z').expect(200);
       const [row] = await t.query('SELECT start_time FROM bookings WHERE id = $1', [created['id']]);
       expect(row).toEqual({ start_time: new Date('2027-03-03T10:00:00.000Z') });
     });

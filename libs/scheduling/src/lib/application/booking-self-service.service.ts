@@ -14,6 +14,7 @@ import {
   rescheduledSpan,
 } from '../domain/booking-self-service';
 import type { Slot } from '../domain/slots';
+import { SlotUnavailableError } from '../domain/scheduling-errors';
 import { ManageTokenRepository } from '../infrastructure/manage-token.repository';
 import { BookingsService } from './bookings.service';
 import { SlotsService } from './slots.service';
@@ -104,7 +105,12 @@ export class BookingSelfService {
       booking.id,
       span,
       undefined,
-      (current, now) => assertAttendeeMayReschedule(current, policy, now),
+      (current, now) => {
+        assertAttendeeMayReschedule(current, policy, now);
+        // The API may move a booking anywhere in time (a back office fixing history); an attendee only
+        // to a time still ahead, schedule availability or not.
+        if (span.startTime.getTime() < now.getTime()) throw new SlotUnavailableError('minimum_notice');
+      },
     );
     return this.viewOf({ ...managed, booking: after });
   }
