@@ -153,10 +153,10 @@ function hhmm(minutes) {
 
 /**
  * @param {import('pg').Client} client a superuser connection to the migrated database
- * @param {object} options { mode: 'full'|'quick', scale?: number, now: Date, newId: () => string, zonedTimeToUtc, apiKey: string, log, connect?: () => Promise<import('pg').Client> (a second connection: posts load on two) }
+ * @param {object} options { mode: 'full'|'quick', scale?: number, sizes?: (every size, instead of the mode's times scale), now: Date, newId: () => string, zonedTimeToUtc, apiKey: string, log, connect?: () => Promise<import('pg').Client> (a second connection: posts load on two) }
  */
 async function seed(client, options) {
-  const sizes = sizesFor(options.mode, options.scale ?? 1);
+  const sizes = options.sizes ?? sizesFor(options.mode, options.scale ?? 1);
   const { newId, zonedTimeToUtc, log } = options;
   const now = options.now.getTime();
   const r = rng(20261121);

@@ -22,7 +22,8 @@ export class ApiError extends Error {
 
 export interface Page<T> {
   data: T[];
-  meta: { total: number; limit: number; offset: number; hasMore: boolean };
+  /** `total_is_lower_bound`: the list stopped counting, more records match than `total` says. */
+  meta: { total: number; limit: number; offset: number; hasMore: boolean; total_is_lower_bound?: true };
 }
 
 export interface SessionUser {

@@ -34,7 +34,8 @@ export async function auditView(main: HTMLElement, user: SessionUser): Promise<v
       entry.request_id ? h('span', { class: 'mono' }, entry.request_id) : '—',
     ]);
     const last = Math.min(offset + page.data.length, page.meta.total);
-    clear(list, h('p', { class: 'muted' }, `${offset + 1}–${last} of ${page.meta.total} entries, newest first`), table(['When', 'Action', 'Who', 'Target', 'From', 'Request'], rows));
+    const total = `${page.meta.total}${page.meta.total_is_lower_bound ? '+' : ''}`;
+    clear(list, h('p', { class: 'muted' }, `${offset + 1}–${last} of ${total} entries, newest first`), table(['When', 'Action', 'Who', 'Target', 'From', 'Request'], rows));
   }
 
   select.addEventListener('change', () => {

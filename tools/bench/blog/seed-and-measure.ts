@@ -23,7 +23,7 @@ import { Client } from 'pg';
 import { createApp } from '../../../apps/api/src/bootstrap';
 import { ALL_MIGRATIONS } from '../../../apps/api/src/migrations';
 import type { PostListCriteria } from '../../../libs/blog/src/lib/domain/post';
-import { postListQuery } from '../../../libs/blog/src/lib/infrastructure/post-queries';
+import { postListQuery, SEARCH_SETTINGS_SQL } from '../../../libs/blog/src/lib/infrastructure/post-queries';
 import { PostRepository } from '../../../libs/blog/src/lib/infrastructure/post.repository';
 import { SEARCH_RANKING_DEFAULTS, SearchRankingCache } from '../../../libs/blog/src/lib/infrastructure/search-ranking-cache';
 import { TermRepository } from '../../../libs/blog/src/lib/infrastructure/term.repository';
@@ -312,11 +312,12 @@ async function measureRepositories(db: Client, seeded: Seeded): Promise<Stats[]>
     },
   } as unknown as Transactions;
   // Rankings never cached: these figures are what each statement costs live.
-  const posts = new PostRepository(unitOfWork, new SearchRankingCache({ ...SEARCH_RANKING_DEFAULTS, minTotal: Number.POSITIVE_INFINITY }));
+  const config = new AppConfig();
+  const posts = new PostRepository(unitOfWork, new SearchRankingCache({ ...SEARCH_RANKING_DEFAULTS, minTotal: Number.POSITIVE_INFINITY }), config);
   const categories = new TermRepository(unitOfWork, 'category');
   const tags = new TermRepository(unitOfWork, 'tag');
   const base: PostListCriteria = { organizationId: seeded.orgId, order: 'desc', limit: 20, offset: 0, now: NOW };
-  const list = (criteria: Partial<PostListCriteria>) => async () => (await posts.list({ ...base, ...criteria })).total;
+  const list = (criteria: Partial<PostListCriteria>) => async () => (await posts.list({ ...base, ...criteria })).total.count;
   const terms = searchTerms();
   const cats = seeded.categories.slice(0, 5);
   const tagRefs = seeded.tags.slice(0, 10);
@@ -352,13 +353,18 @@ async function measureRepositories(db: Client, seeded: Seeded): Promise<Stats[]>
 async function explainSearch(db: Client, seeded: Seeded): Promise<void> {
   const terms = searchTerms();
   for (const [label, search] of [['rare', terms.rare[0]!], ['common', terms.common[0]!]] as const) {
-    const query = postListQuery({ organizationId: seeded.orgId, order: 'desc', limit: 20, offset: 0, now: NOW, search, tagIds: [] });
+    const config = new AppConfig();
+    const query = postListQuery(
+      { organizationId: seeded.orgId, order: 'desc', limit: 20, offset: 0, now: NOW, search, tagIds: [] },
+      { countCap: config.listCountCap, searchWindow: config.searchWindow },
+    );
     await db.query('BEGIN');
-    await db.query("SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', '32MB', true)");
+    await db.query(SEARCH_SETTINGS_SQL);
     const { rows } = await db.query(`EXPLAIN (ANALYZE, FORMAT JSON) ${query.text}`, query.values);
     await db.query('COMMIT');
     const plan = JSON.stringify(rows[0]);
-    process.stdout.write(`  plan, ${label} search "${search}": GIN index posts_search_idx ${plan.includes('posts_search_idx') ? 'used' : 'NOT used'}\n`);
+    const indexes = ['posts_search_idx', 'posts_org_published_desc_idx'].filter((index) => plan.includes(index));
+    process.stdout.write(`  plan, ${label} search "${search}": ${indexes.join(' and ') || 'no index'}\n`);
   }
 }
 

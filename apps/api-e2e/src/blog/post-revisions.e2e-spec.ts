@@ -1,5 +1,5 @@
 import { ScheduledPostPublisher, SearchRankingCache } from '@almanac/blog';
-import { Outbox, Transactions } from '@almanac/shared';
+import { AppConfig, Outbox, Transactions } from '@almanac/shared';
 import { createTestApp, Tenant, TestApp } from '../support/test-app';
 import { BlogFixtures, blogFixtures } from './blog-fixtures';
 
@@ -160,7 +160,7 @@ describe('post revisions (e2e)', () => {
     const due = new Date(t.clock.now().getTime() + 60_000);
     const post = await f.post(a, { title: 'Later', status: 'scheduled', published_at: due.toISOString() });
     t.clock.set(new Date(due.getTime() + 1));
-    const publisher = new ScheduledPostPublisher(t.app.get(Transactions), t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox));
+    const publisher = new ScheduledPostPublisher(t.app.get(Transactions), t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox), t.app.get(AppConfig));
     expect(await publisher.publishDue()).toContain(post['id']);
     expect((await revisions(post['id'])).data.map((r: { status: string }) => r.status)).toEqual(['published', 'scheduled']);
   });

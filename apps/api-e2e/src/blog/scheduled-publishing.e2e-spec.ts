@@ -1,5 +1,5 @@
 import { ScheduledPostPublisher, SearchRankingCache } from '@almanac/blog';
-import { Outbox, Transactions } from '@almanac/shared';
+import { AppConfig, Outbox, Transactions } from '@almanac/shared';
 import { createTestApp, Tenant, TestApp } from '../support/test-app';
 import { BlogFixtures, blogFixtures, idsOf } from './blog-fixtures';
 
@@ -71,7 +71,7 @@ describe('posts: scheduled publishing (e2e)', () => {
     expect(await counts('tags')).toEqual({ launch: 1 });
 
     // Once the publisher has flipped it, nothing a reader sees changes.
-    expect(await new ScheduledPostPublisher(t.app.get(Transactions), t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox)).publishDue()).toEqual([post['id']]);
+    expect(await new ScheduledPostPublisher(t.app.get(Transactions), t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox), t.app.get(AppConfig)).publishDue()).toEqual([post['id']]);
     expect(await storedStatus(post['id'])).toBe('published');
     expect(await t.query('SELECT post_status FROM post_tag_links WHERE post_id = $1', [post['id']])).toEqual([{ post_status: 'published' }]);
     expect((await t.api.get(`/api/v1/posts/${post['id']}`).set(a.auth).expect(200)).body.data).toEqual(read);
@@ -83,8 +83,8 @@ describe('posts: scheduled publishing (e2e)', () => {
     const tenant = await t.tenant();
     const post = await f.post(tenant, { status: 'scheduled', published_at: new Date(start.getTime() + hour).toISOString() });
     t.clock.set(new Date(start.getTime() + 2 * hour));
-    const first = new ScheduledPostPublisher(t.app.get(Transactions), t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox));
-    const second = new ScheduledPostPublisher(t.app.get(Transactions), t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox));
+    const first = new ScheduledPostPublisher(t.app.get(Transactions), t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox), t.app.get(AppConfig));
+    const second = new ScheduledPostPublisher(t.app.get(Transactions), t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox), t.app.get(AppConfig));
     const [byFirst, bySecond] = await Promise.all([first.publishDue(), second.publishDue()]);
     const published = [...byFirst, ...bySecond].filter((id) => id === post['id']);
     expect(published).toEqual([post['id']]);
@@ -102,7 +102,7 @@ describe('posts: scheduled publishing (e2e)', () => {
     await insertScheduled(tenant, 250, new Date(start.getTime() + hour), 'backlog');
     await insertScheduled(tenant, 5, new Date(start.getTime() + 10 * hour), 'later');
     t.clock.set(new Date(start.getTime() + 2 * hour));
-    const publishers = [0, 1, 2].map(() => new ScheduledPostPublisher(t.app.get(Transactions), t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox)));
+    const publishers = [0, 1, 2].map(() => new ScheduledPostPublisher(t.app.get(Transactions), t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox), t.app.get(AppConfig)));
     const results = await Promise.all(publishers.map((publisher) => publisher.publishDue()));
     const all = results.flat();
     expect(all).toHaveLength(250);
@@ -121,7 +121,7 @@ describe('posts: scheduled publishing (e2e)', () => {
     const tenant = await t.tenant();
     const post = await f.post(tenant, { status: 'scheduled', published_at: new Date(start.getTime() + hour).toISOString() });
     t.clock.set(new Date(start.getTime() + hour - 1));
-    const ids = await new ScheduledPostPublisher(t.app.get(Transactions), t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox)).publishDue();
+    const ids = await new ScheduledPostPublisher(t.app.get(Transactions), t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox), t.app.get(AppConfig)).publishDue();
     expect(ids).not.toContain(post['id']);
     expect(await storedStatus(post['id'])).toBe('scheduled');
   });
@@ -129,7 +129,7 @@ describe('posts: scheduled publishing (e2e)', () => {
   it('catches up on start-up with whatever fell due while no instance ran', async () => {
     const tenant = await t.tenant();
     await insertScheduled(tenant, 3, new Date(start.getTime() - hour), 'overdue');
-    const publisher = new ScheduledPostPublisher(t.app.get(Transactions), t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox));
+    const publisher = new ScheduledPostPublisher(t.app.get(Transactions), t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox), t.app.get(AppConfig));
     try {
       await publisher.onApplicationBootstrap();
       const rows = await t.query('SELECT DISTINCT status FROM posts WHERE organization_id = $1', [tenant.orgId]);
@@ -163,7 +163,7 @@ describe('posts: scheduled publishing (e2e)', () => {
     const tenant = await t.tenant();
     const post = await f.post(tenant, { status: 'scheduled', published_at: new Date(start.getTime() + hour).toISOString() });
     t.clock.set(new Date(start.getTime() + 2 * hour));
-    const publisher = new ScheduledPostPublisher(t.app.get(Transactions), t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox));
+    const publisher = new ScheduledPostPublisher(t.app.get(Transactions), t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox), t.app.get(AppConfig));
     const [patch, ids] = await Promise.all([
       t.api.patch(`/api/v1/posts/${post['id']}`).set(tenant.auth).send({ title: 'Raced' }),
       publisher.publishDue(),
@@ -175,7 +175,7 @@ describe('posts: scheduled publishing (e2e)', () => {
   });
 
   it('starts a timer at bootstrap and stops it on shutdown', async () => {
-    const publisher = new ScheduledPostPublisher(t.app.get(Transactions), t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox));
+    const publisher = new ScheduledPostPublisher(t.app.get(Transactions), t.clock, t.app.get(SearchRankingCache), t.app.get(Outbox), t.app.get(AppConfig));
     const spy = jest.spyOn(global, 'setInterval');
     try {
       await publisher.onApplicationBootstrap();

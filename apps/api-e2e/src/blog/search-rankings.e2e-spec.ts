@@ -4,8 +4,9 @@ import { createTestApp, Tenant, TestApp } from '../support/test-app';
 import { BlogFixtures, blogFixtures } from './blog-fixtures';
 
 /**
- * Broad searches (1,000 matches or more) keep their ranking for 5 s; writes through the API drop it
- * at once. Rows inserted here with SQL stand for writes made through another instance.
+ * Broad searches (200 matches or more) keep their ranking for 5 s; writes through the API drop it
+ * at once. Rows inserted here with SQL stand for writes made through another instance. The search
+ * window is wider than every search here, so totals are exact.
  */
 describe('posts: cached rankings of broad searches (e2e)', () => {
   let t: TestApp;
@@ -27,7 +28,7 @@ describe('posts: cached rankings of broad searches (e2e)', () => {
     (await t.api.get(`/api/v1/posts?search=${encodeURIComponent(query)}${extra}`).set(a.auth).expect(200)).body;
 
   beforeAll(async () => {
-    t = await createTestApp();
+    t = await createTestApp({ config: { searchWindow: 5_000 } });
     f = blogFixtures(t);
     a = await t.tenant();
     cache = t.app.get(SearchRankingCache);

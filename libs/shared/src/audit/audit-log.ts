@@ -3,6 +3,8 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 import { Clock } from '../domain/clock';
 import { newId } from '../domain/ids';
+import { ListTotal, Page } from '../api/pagination';
+import { AppConfig } from '../config/app-config';
 import { pageWithTotal } from '../database/sql-client';
 
 /** Everything the audit log records, and nothing else (the list's `action` filter takes these). */
@@ -99,6 +101,7 @@ export class AuditLog {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clock: Clock,
+    private readonly config: AppConfig,
   ) {}
 
   async record(em: EntityManager, organizationId: string, source: AuditSource, action: AuditAction, target: AuditTarget): Promise<void> {
@@ -121,15 +124,17 @@ export class AuditLog {
   }
 
   /** The organization's entries, newest first, of one action when given. */
-  async page(organizationId: string, action: AuditAction | undefined, page: { limit: number; offset: number }): Promise<{ items: AuditEntry[]; total: number }> {
+  async page(organizationId: string, action: AuditAction | undefined, page: Page): Promise<{ items: AuditEntry[]; total: ListTotal }> {
     const { rows, total } = await pageWithTotal<AuditRow>(
       this.dataSource.manager,
-      `SELECT ${COLUMNS}, count(*) OVER () AS total FROM audit_log
-        WHERE organization_id = $1 AND ($2::text IS NULL OR action = $2)
-        ORDER BY at DESC, id DESC LIMIT $3 OFFSET $4`,
-      'SELECT count(*) AS total FROM audit_log WHERE organization_id = $1 AND ($2::text IS NULL OR action = $2)',
-      [organizationId, action ?? null, page.limit, page.offset],
-      page.offset,
+      {
+        columns: COLUMNS,
+        from: 'FROM audit_log WHERE organization_id = $1 AND ($2::text IS NULL OR action = $2)',
+        orderBy: 'at DESC, id DESC',
+      },
+      [organizationId, action ?? null],
+      page,
+      this.config.listCountCap,
     );
     return { items: rows.map(toEntry), total };
   }

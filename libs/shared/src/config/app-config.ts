@@ -1,3 +1,4 @@
+import { DEFAULT_LIST_COUNT_CAP, DEFAULT_SEARCH_WINDOW } from '../api/pagination';
 import { TrustedProxies } from '../net/client-address';
 
 /** Runtime configuration, read once from the environment (the variables: README.md, "Configuration"). */
@@ -48,6 +49,16 @@ export class AppConfig {
   readonly metricsToken: string | undefined;
   /** Create the demo organization on the first start of an empty embedded database. */
   readonly seedDemo: boolean;
+  /**
+   * Where a list stops counting its matches (see `CountCap`). Part of the contract, so not read
+   * from the environment: tests set a small one.
+   */
+  readonly listCountCap: number;
+  /**
+   * How many of the most recent matching posts a search considers (and ranks): a broad term never
+   * ranks every post. Part of the contract, like `listCountCap`.
+   */
+  readonly searchWindow: number;
 
   constructor(values: Partial<AppConfig> = {}) {
     this.port = values.port ?? 3000;
@@ -77,6 +88,8 @@ export class AppConfig {
     this.webhookPollMs = values.webhookPollMs ?? 250;
     this.webhookDispatcher = values.webhookDispatcher ?? true;
     this.metricsToken = values.metricsToken;
+    this.listCountCap = values.listCountCap ?? DEFAULT_LIST_COUNT_CAP;
+    this.searchWindow = values.searchWindow ?? DEFAULT_SEARCH_WINDOW;
   }
 
   get appOrigin(): string {

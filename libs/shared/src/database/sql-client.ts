@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import type { Pool } from 'pg';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { CountCap, ListTotal, Page } from '../api/pagination';
 import { retryTransientConflicts } from './conflict-retry';
 
 /**
@@ -35,22 +36,47 @@ export function toCount(value: unknown): number {
 }
 
 /**
- * A page of rows read with `count(*) OVER ()`. When the offset lies past the last row the page is
- * empty and carries no count, so the total is read once more without the page.
+ * A count that stops after `rowsToRead` matching rows (`CountCap.rowsToRead`, passed as `limitParam`):
+ * `matching` is a `SELECT 1 FROM … WHERE …` of the list's conditions. The planner can answer it from
+ * any index that yields the matches, and it reads no more than the cap however many match.
  */
-export async function pageWithTotal<R extends { total?: unknown }>(
+export function cappedCountSql(matching: string, limitParam: string): string {
+  return `SELECT count(*) AS total FROM (${matching} LIMIT ${limitParam}) AS matching`;
+}
+
+/** The parts of a list statement: `from` is `FROM … WHERE …` with the list's filters, numbered from $1. */
+export interface ListSql {
+  readonly columns: string;
+  readonly from: string;
+  readonly orderBy: string;
+}
+
+/**
+ * A page of a list and its total, counted up to the cap (`CountCap`), in one statement: the count is
+ * an uncorrelated subquery of the page (run once, before the page), reading at most cap + 1 matches,
+ * and the page stops after `limit` rows. When the offset lies past the last row the page is empty
+ * and carries no count, so the count then runs alone. `params` are the values of `from`; the cap,
+ * limit and offset follow them.
+ */
+export async function pageWithTotal<R>(
   em: EntityManager | RunSql,
-  pageSql: string,
-  countSql: string,
-  params: unknown[],
-  offset: number,
-): Promise<{ rows: R[]; total: number }> {
-  const run: RunSql = typeof em === 'function' ? em : (sql, values) => rowsOf(em, sql, values);
-  const rows = await run<R>(pageSql, params);
-  if (rows.length > 0) return { rows, total: toCount(rows[0]!.total) };
-  if (offset === 0) return { rows, total: 0 };
-  const [count] = await run<{ total: unknown }>(countSql, params.slice(0, -2));
-  return { rows, total: toCount(count?.total) };
+  sql: ListSql,
+  params: readonly unknown[],
+  page: Page,
+  configuredCap: number,
+): Promise<{ rows: R[]; total: ListTotal }> {
+  const run: RunSql = typeof em === 'function' ? em : (text, values) => rowsOf(em, text, values);
+  const cap = CountCap.forPage(page, configuredCap);
+  const n = params.length;
+  const count = cappedCountSql(`SELECT 1 ${sql.from}`, `$${n + 1}`);
+  const rows = await run<R & { total: unknown }>(
+    `SELECT ${sql.columns}, (${count}) AS total ${sql.from} ORDER BY ${sql.orderBy} LIMIT $${n + 2} OFFSET $${n + 3}`,
+    [...params, cap.rowsToRead, page.limit, page.offset],
+  );
+  if (rows.length > 0) return { rows, total: cap.totalOf(rows[0]!.total) };
+  if (page.offset === 0) return { rows, total: cap.totalOf(0) };
+  const [counted] = await run<{ total: unknown }>(count, [...params, cap.rowsToRead]);
+  return { rows, total: cap.totalOf(counted?.total) };
 }
 
 export interface SqlResult<R> {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { NotFoundError, Precondition } from '@almanac/shared';
+import { ListTotal, NotFoundError, Page, Precondition } from '@almanac/shared';
 import type { PostView } from '../domain/post';
 import type { PostRevision } from '../domain/post-revision';
 import { PostRevisionRepository } from '../infrastructure/post-revision.repository';
@@ -14,7 +14,7 @@ export class PostRevisionsService {
   ) {}
 
   /** Newest first; an unknown post (or another organization's) is not found. */
-  async list(organizationId: string, postId: string, page: { limit: number; offset: number }): Promise<{ items: PostRevision[]; total: number }> {
+  async list(organizationId: string, postId: string, page: Page): Promise<{ items: PostRevision[]; total: ListTotal }> {
     if (!(await this.revisions.postExists(organizationId, postId))) throw new NotFoundError('Post');
     return this.revisions.page(organizationId, postId, page);
   }

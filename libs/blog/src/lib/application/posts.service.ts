@@ -4,6 +4,7 @@ import {
   Clock,
   DomainError,
   FieldError,
+  ListTotal,
   newId,
   NotFoundError,
   Outbox,
@@ -46,7 +47,7 @@ export class PostsService {
     private readonly revisions: PostRevisionRepository,
   ) {}
 
-  async list(criteria: Omit<PostListCriteria, 'now'>): Promise<{ posts: PostView[]; total: number }> {
+  async list(criteria: Omit<PostListCriteria, 'now'>): Promise<{ posts: PostView[]; total: ListTotal }> {
     return this.posts.list({ ...criteria, now: this.clock.now() });
   }
 

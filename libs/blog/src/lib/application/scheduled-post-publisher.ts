@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { Clock, newId, Outbox, Transactions } from '@almanac/shared';
+import { AppConfig, Clock, newId, Outbox, Transactions } from '@almanac/shared';
 import { postPublished } from '../domain/blog-announcements';
 import { PostRepository } from '../infrastructure/post.repository';
 import { PostRevisionRepository } from '../infrastructure/post-revision.repository';
@@ -33,8 +33,9 @@ export class ScheduledPostPublisher implements OnApplicationBootstrap, OnModuleD
     private readonly clock: Clock,
     private readonly rankings: SearchRankingCache,
     private readonly outbox: Outbox,
+    config: AppConfig,
   ) {
-    this.posts = new PostRepository(transactions, rankings);
+    this.posts = new PostRepository(transactions, rankings, config);
     this.revisions = new PostRevisionRepository(transactions);
   }
 

@@ -9,6 +9,8 @@ const base = {
   tagIds: [] as string[],
 };
 
+const bounds = { countCap: 10_000, searchWindow: 200 };
+
 describe('post queries', () => {
   it.each<[string, boolean]>([
     ['sched', true],
@@ -37,7 +39,7 @@ describe('post queries', () => {
       categoryId: 'category-a',
       authorId: base.organizationId,
       featuredOnly: true,
-    });
+    }, bounds);
     expect(query.text).not.toContain('DROP');
     expect(query.text).not.toContain('category-a');
     expect(query.text).not.toContain('tag-b');
@@ -47,14 +49,16 @@ describe('post queries', () => {
   });
 
   it('filters tags with EXISTS so that a post matches once', () => {
-    const query = postListQuery({ ...base, tagIds: ['a', 'b'] });
+    const query = postListQuery({ ...base, tagIds: ['a', 'b'] }, bounds);
     expect(query.text.match(/EXISTS \(SELECT 1 FROM post_tag_links l WHERE l\.post_id = p\.id AND l\.tag_id = \$\d+\)/g)).toHaveLength(4); // in the count and in the page
   });
 
   it('counts a lone tag filter from the links alone, and anything more from the posts', () => {
-    const alone = postListQuery({ ...base, tagIds: ['a'] });
-    expect(alone.text).toMatch(/total AS \(\s*SELECT count\(\*\) AS total FROM post_tag_links l\s*WHERE l\.organization_id = \$2 AND l\.tag_id = \$3\s*\)/);
-    expect(alone.values.slice(1, 3)).toEqual([base.organizationId, 'a']);
+    const alone = postListQuery({ ...base, tagIds: ['a'] }, bounds);
+    expect(alone.text).toMatch(
+      /total AS \(\s*SELECT count\(\*\) AS total FROM \(SELECT 1 FROM post_tag_links l\s*WHERE l\.organization_id = \$2 AND l\.tag_id = \$3 LIMIT \$4\) AS matching\s*\)/,
+    );
+    expect(alone.values.slice(1, 4)).toEqual([base.organizationId, 'a', 10_001]);
     // Newest first (the default), the page comes from the links' index too; in any other order it
     // reads the posts, through the same EXISTS.
     expect(alone.text).toMatch(
@@ -62,7 +66,7 @@ describe('post queries', () => {
     );
     const orders: Array<Partial<PostListFilter>> = [{ order: 'asc' }, { orderBy: 'title' }, { orderBy: 'created_at', order: 'desc' }];
     for (const order of orders) {
-      expect(postListQuery({ ...base, tagIds: ['a'], ...order }).text).toMatch(
+      expect(postListQuery({ ...base, tagIds: ['a'], ...order }, bounds).text).toMatch(
         /page AS \(\s*SELECT p\.id, NULL::real AS rank FROM posts p\s*WHERE p\.organization_id = \$2\s*AND EXISTS \(SELECT 1 FROM post_tag_links l WHERE l\.post_id = p\.id AND l\.tag_id = \$3\)/,
       );
     }
@@ -75,10 +79,10 @@ describe('post queries', () => {
       { tagIds: ['a', 'b'] },
     ];
     for (const extra of withMore) {
-      expect(postListQuery({ ...base, tagIds: ['a'], ...extra }).text).toMatch(/total AS \(\s*SELECT count\(\*\) AS total FROM posts p/);
+      expect(postListQuery({ ...base, tagIds: ['a'], ...extra }, bounds).text).toMatch(/total AS \(\s*SELECT count\(\*\) AS total FROM \(SELECT 1 FROM posts p/);
     }
-    expect(postListQuery({ ...base, tagIds: ['a'], search: 'x' }).text).toMatch(/total AS \(\s*SELECT count\(\*\) AS total FROM hits p/);
-    expect(postListQuery(base).text).toMatch(/total AS \(\s*SELECT count\(\*\) AS total FROM posts p/);
+    expect(postListQuery({ ...base, tagIds: ['a'], search: 'x' }, bounds).text).toMatch(/total AS \(\s*SELECT count\(\*\) AS total FROM matches\s*\)/);
+    expect(postListQuery(base, bounds).text).toMatch(/total AS \(\s*SELECT count\(\*\) AS total FROM \(SELECT 1 FROM posts p/);
   });
 
   it.each<[string, object, RegExp]>([
@@ -88,14 +92,22 @@ describe('post queries', () => {
     ['relevance when searching', { search: 'x' }, /ts_rank\(p\.rank_vector, .*\) AS rank[\s\S]*ORDER BY p\.rank DESC, p\.id DESC/],
     ['order_by wins over relevance', { search: 'x', orderBy: 'created_at' }, /ORDER BY p\.created_at DESC, p\.id DESC/],
   ])('orders by %s', (_name, criteria, pattern) => {
-    expect(postListQuery({ ...base, ...criteria }).text).toMatch(pattern);
+    expect(postListQuery({ ...base, ...criteria }, bounds).text).toMatch(pattern);
   });
 
-  it('matches the search alone, through the index, before any other filter', () => {
-    const text = postListQuery({ ...base, search: 'x', status: 'draft', tagIds: ['t'] }).text;
-    expect(text).toMatch(/hits AS MATERIALIZED \(\s*SELECT [^;]*WHERE p\.organization_id = \$2 AND p\.search_vector @@ [^\n]*\n\s*\)/);
-    expect(text).toMatch(/hits AS MATERIALIZED \(\s*SELECT p\.id, p\.status, p\.published_at, ts_rank/);
-    expect(text).toMatch(/page AS \(\s*SELECT p\.id, p\.rank FROM hits p\s*WHERE p\.status = \$3\s*AND EXISTS/);
+  it('gathers a search’s candidates newest first, with every filter, one more than the window', () => {
+    const query = postListQuery({ ...base, search: 'x', status: 'draft', tagIds: ['t'] }, bounds);
+    expect(query.text).toMatch(
+      /matches AS MATERIALIZED \(\s*SELECT p\.id, p\.published_at, p\.rank_vector\s*FROM posts p\s*WHERE p\.organization_id = \$2 AND p\.search_vector @@ [^\n]*\n\s*AND p\.status = \$3\s*AND EXISTS \(SELECT 1 FROM post_tag_links l WHERE l\.post_id = p\.id AND l\.tag_id = \$4\)\s*ORDER BY p\.published_at DESC NULLS LAST, p\.id DESC\s*LIMIT \$(\d+)\s*\)/,
+    );
+    // Relevance for the window's posts only.
+    expect(query.text).toMatch(
+      /hits AS \(\s*SELECT p\.\*, ts_rank\(p\.rank_vector, [^\n]*\) AS rank\s*FROM \(SELECT \* FROM matches p ORDER BY p\.published_at DESC NULLS LAST, p\.id DESC LIMIT \$(\d+)\) p\s*\)/,
+    );
+    expect(query.text).toMatch(/page AS \(\s*SELECT p\.id, p\.rank FROM hits p\s*ORDER BY p\.rank DESC, p\.id DESC\s*LIMIT/);
+    const [, matchesLimit] = /LIMIT \$(\d+)\s*\),\s*hits/.exec(query.text)!;
+    const [, hitsLimit] = /FROM matches p ORDER BY [^)]*LIMIT \$(\d+)/.exec(query.text)!;
+    expect([query.values[Number(matchesLimit) - 1], query.values[Number(hitsLimit) - 1]]).toEqual([201, 200]);
   });
 
   it('reads one post within its organization', () => {

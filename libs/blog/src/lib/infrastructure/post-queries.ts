@@ -1,3 +1,4 @@
+import { cappedCountSql, CountCap } from '@almanac/shared';
 import type { PostListCriteria } from '../domain/post';
 import { POST_TABLE } from './post.table';
 
@@ -22,10 +23,22 @@ export class SqlParams {
 }
 
 /**
- * Transaction-local planner settings for a search's match: no sequential scan (the full-text match
- * always goes through the GIN index), and room to count and rank tens of thousands of hits in memory.
+ * Transaction-local planner setting for a search's match: no sequential scan. The match then goes
+ * either through the GIN index (a rare term: every match, few of them) or down the newest-first
+ * index, testing each post until the window is full (a broad term: it fills fast).
  */
-export const SEARCH_SETTINGS_SQL = "SELECT set_config('enable_seqscan', 'off', true), set_config('work_mem', '32MB', true)";
+export const SEARCH_SETTINGS_SQL = "SELECT set_config('enable_seqscan', 'off', true)";
+
+/** How far a list counts and how many recent matches a search considers (`AppConfig`). */
+export interface ListBounds {
+  readonly countCap: number;
+  readonly searchWindow: number;
+}
+
+/** A list statement and where its count stops (its rows' `total` goes through `cap.totalOf`). */
+export interface CountedQuery extends SqlQuery {
+  readonly cap: CountCap;
+}
 
 /** A category's or tag's id by its slug, in its organization. */
 export function idBySlugQuery(table: 'post_categories' | 'post_tags', organizationId: string, slug: string): SqlQuery {
@@ -88,6 +101,9 @@ export function postByIdQuery(organizationId: string, id: string, now: Date): Sq
   return { text, values: params.values };
 }
 
+/** Newest first: the order in which a search gathers its candidates (the list's default order). */
+const RECENT = (alias: string): string => `${alias}.published_at DESC NULLS LAST, ${alias}.id DESC`;
+
 /** What the list and the search ranking share: parameters, filter conditions, the order. */
 function listParts(criteria: PostListFilter, readsNow: boolean) {
   const params = new SqlParams();
@@ -97,13 +113,6 @@ function listParts(criteria: PostListFilter, readsNow: boolean) {
   const now = (): string => (nowParam ??= params.add(criteria.now));
   const org = params.add(criteria.organizationId);
   const where: string[] = [];
-  // The columns the filters and the order read: a search hit carries only these (and id, rank).
-  const columns = new Set<string>();
-
-  if (criteria.status) ['status', 'published_at'].forEach((column) => columns.add(column));
-  if (criteria.categoryId) columns.add('category_id');
-  if (criteria.authorId) columns.add('author_id');
-  if (criteria.featuredOnly) columns.add('is_featured');
 
   if (criteria.status === 'published') where.push(isPublishedSql('p', now()));
   else if (criteria.status === 'scheduled') where.push(`p.status = 'scheduled' AND p.published_at > ${now()}`);
@@ -120,7 +129,6 @@ function listParts(criteria: PostListFilter, readsNow: boolean) {
 
   const searching = criteria.search !== undefined;
   const orderBy = criteria.orderBy ?? (searching ? 'rank' : 'published_at');
-  if (orderBy !== 'rank') columns.add(orderBy);
   const dir = criteria.order === 'asc' ? 'ASC' : 'DESC';
   const order = (alias: string): string => {
     switch (orderBy) {
@@ -133,59 +141,74 @@ function listParts(criteria: PostListFilter, readsNow: boolean) {
     }
   };
   const filter = (conditions: string[]): string => (conditions.length > 0 ? conditions.join('\n      AND ') : 'true');
-  const hits = (query: string): string => {
-    const rank = orderBy === 'rank' ? `ts_rank(p.rank_vector, ${query})` : 'NULL::real';
-    const hitColumns = ['id', ...columns].map((column) => `p.${column}`).join(', ');
+  /**
+   * A search's candidates (`hits`): the `window` most recent posts that match and pass the filters,
+   * gathered newest first, and nothing older; `matches` reads one more, to tell whether more
+   * matched. Bounded whatever the term: a broad term fills the window after a few posts of the
+   * newest-first index, a rare one has few matches for the GIN index to find. Relevance is computed
+   * for the window's posts only, whichever plan gathers them: `ts_rank` over the small title +
+   * excerpt vector (`rank_vector`, kept in the row), so a post that matches only in its content
+   * ranks 0.
+   */
+  const candidates = (query: string, window: number): string => {
+    const ranking = orderBy === 'rank';
+    const carried = ['id', 'published_at', ...(ranking || orderBy === 'published_at' ? [] : [orderBy]), ...(ranking ? ['rank_vector'] : [])];
     return `
-    WITH hits AS MATERIALIZED (
-      SELECT ${hitColumns}, ${rank} AS rank
+    WITH matches AS MATERIALIZED (
+      SELECT ${carried.map((column) => `p.${column}`).join(', ')}
       FROM posts p
       WHERE p.organization_id = ${org} AND p.search_vector @@ ${query}
+        AND ${filter(where)}
+      ORDER BY ${RECENT('p')}
+      LIMIT ${params.add(window + 1)}
+    ),
+    hits AS (
+      SELECT p.*, ${ranking ? `ts_rank(p.rank_vector, ${query})` : 'NULL::real'} AS rank
+      FROM (SELECT * FROM matches p ORDER BY ${RECENT('p')} LIMIT ${params.add(window)}) p
     )`;
   };
-  return { params, now, org, where, tagParams, order, filter, hits };
+  return { params, now, org, where, tagParams, order, filter, candidates };
 }
 
 /**
- * A page of posts and the number of all matching posts, in one statement. Always returns one row at
+ * A page of posts and the number of matching posts, in one statement. Always returns one row at
  * least: when the page is empty, a single row with `id` null carries the total. The details
  * (category, author, tags) are joined for the page's rows only.
  *
- * Without `search`, the count and the page each get their own plan (the page can stop early on an
- * index). With `search`, the full-text match runs first and alone (`hits`), through the GIN index:
- * a post's search vector is large and stored out of line, so testing it row by row is far costlier
- * than the planner believes; `PostRepository.list` also turns sequential scans off for that
- * statement. The other filters then apply to the hits (which carry only the columns those filters
- * and the order need), and relevance is `ts_rank` over the small
- * title + excerpt vector (`rank_vector`), which lives in the row: a post that matches only in its
- * content ranks 0 and such posts follow, newest first.
+ * Without `search`, the count (up to the cap, see `CountCap`) and the page each get their own plan
+ * (the page can stop early on an index). With `search`, the page is ordered among the search's
+ * candidates (see `candidates` in listParts), and the total counts them: when more posts matched
+ * than the window holds, it is the window, a lower bound. `PostRepository.list` turns sequential
+ * scans off for a search's statement.
  */
-export function postListQuery(criteria: PostListFilter): SqlQuery {
-  const { params, now, org, where, tagParams, order, filter, hits } = listParts(criteria, true);
+export function postListQuery(criteria: PostListFilter, bounds: ListBounds): CountedQuery {
+  const { params, now, org, where, tagParams, order, filter, candidates } = listParts(criteria, true);
 
   let sources: string;
+  let cap: CountCap;
   if (criteria.search !== undefined) {
-    sources = `${hits(searchQuerySql(criteria.search, params))},
+    cap = new CountCap(bounds.searchWindow);
+    sources = `${candidates(searchQuerySql(criteria.search, params), bounds.searchWindow)},
     total AS (
-      SELECT count(*) AS total FROM hits p
-      WHERE ${filter(where)}
+      SELECT count(*) AS total FROM matches
     ),
     page AS (
       SELECT p.id, p.rank FROM hits p
-      WHERE ${filter(where)}
       ORDER BY ${order('p')}
       LIMIT ${params.add(criteria.limit)} OFFSET ${params.add(criteria.offset)}
     )`;
   } else {
+    cap = CountCap.forPage(criteria, bounds.countCap);
+    const rowsToRead = params.add(cap.rowsToRead);
     const conditions = filter([`p.organization_id = ${org}`, ...where]);
     // A single tag and nothing else: the posts matching are exactly the organization's links to
     // that tag (one link per post and tag, the primary key; a link's organization is its post's, the
     // foreign key), so the links' index counts them without visiting the posts.
     const tagOnly = tagParams.length === 1 && where.length === 1;
-    const countSql = tagOnly
-      ? `SELECT count(*) AS total FROM post_tag_links l
+    const matching = tagOnly
+      ? `SELECT 1 FROM post_tag_links l
       WHERE l.organization_id = ${org} AND l.tag_id = ${tagParams[0]}`
-      : `SELECT count(*) AS total FROM posts p
+      : `SELECT 1 FROM posts p
       WHERE ${conditions}`;
     // The same lone tag, newest first: the links keep each post's published_at, and their index
     // gives the page in order (the tie-break post_id is the post's id).
@@ -199,7 +222,7 @@ export function postListQuery(criteria: PostListFilter): SqlQuery {
       ORDER BY ${order('p')}`;
     sources = `
     WITH total AS (
-      ${countSql}
+      ${cappedCountSql(matching, rowsToRead)}
     ),
     page AS (
       ${pageSql}
@@ -214,20 +237,21 @@ export function postListQuery(criteria: PostListFilter): SqlQuery {
       FROM page JOIN posts p ON p.id = page.id ${VIEW_JOINS}
     ) d ON true
     ORDER BY ${order('d')}`;
-  return { text, values: params.values };
+  return { text, values: params.values, cap };
 }
 
 /**
- * A search's ranking: the number of matching posts and the ids of the first `depth` in order, without
- * their details (see SearchRankingCache). The same hits, filters and order as `postListQuery`.
+ * A search's ranking: how many candidates there are (one more than the window when more matched)
+ * and the ids of the first `depth` in order, without their details (see SearchRankingCache). The
+ * same candidates and order as `postListQuery`.
  */
-export function searchRankingQuery(criteria: PostListFilter & { readonly search: string }, depth: number): SqlQuery {
-  const { params, where, order, filter, hits } = listParts(criteria, false);
-  const text = `${hits(searchQuerySql(criteria.search, params))}
+export function searchRankingQuery(criteria: PostListFilter & { readonly search: string }, depth: number, window: number): CountedQuery {
+  const { params, order, candidates } = listParts(criteria, false);
+  const text = `${candidates(searchQuerySql(criteria.search, params), window)}
     SELECT
-      (SELECT count(*) FROM hits p WHERE ${filter(where)}) AS total,
-      ARRAY(SELECT p.id FROM hits p WHERE ${filter(where)} ORDER BY ${order('p')} LIMIT ${params.add(depth)}) AS ids`;
-  return { text, values: params.values };
+      (SELECT count(*) FROM matches) AS total,
+      ARRAY(SELECT p.id FROM hits p ORDER BY ${order('p')} LIMIT ${params.add(depth)}) AS ids`;
+  return { text, values: params.values, cap: new CountCap(window) };
 }
 
 /** The list representation of the given posts of an organization, in the order of `ids`. */

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { pageWithTotal, Transactions } from '@almanac/shared';
+import { DEFAULT_LIST_COUNT_CAP, ListTotal, Page, pageWithTotal, Transactions } from '@almanac/shared';
 import type { ContentBlock } from '../domain/content-block';
 import type { PostStatus } from '../domain/post-status';
 import { MAX_REVISIONS_PER_POST, PostRevision, RevisionTarget } from '../domain/post-revision';
@@ -98,14 +98,14 @@ export class PostRevisionRepository {
   }
 
   /** A page of a post's revisions, newest first, without content, and how many there are. */
-  async page(organizationId: string, postId: string, page: { limit: number; offset: number }): Promise<{ items: PostRevision[]; total: number }> {
-    const { rows, total } = await pageWithTotal<RevisionRow & { total: string }>(
+  async page(organizationId: string, postId: string, page: Page): Promise<{ items: PostRevision[]; total: ListTotal }> {
+    const { rows, total } = await pageWithTotal<RevisionRow>(
       (sql, params) => this.db.rows(sql, params),
-      `SELECT ${LIST_COLUMNS}, count(*) OVER () AS total FROM post_revisions
-        WHERE organization_id = $1 AND post_id = $2 ORDER BY number DESC LIMIT $3 OFFSET $4`,
-      'SELECT count(*) AS total FROM post_revisions WHERE organization_id = $1 AND post_id = $2',
-      [organizationId, postId, page.limit, page.offset],
-      page.offset,
+      { columns: LIST_COLUMNS, from: 'FROM post_revisions WHERE organization_id = $1 AND post_id = $2', orderBy: 'number DESC' },
+      [organizationId, postId],
+      page,
+      // A post keeps its newest 100 revisions: the count never gets near the cap.
+      DEFAULT_LIST_COUNT_CAP,
     );
     return { items: rows.map(toRevision), total };
   }

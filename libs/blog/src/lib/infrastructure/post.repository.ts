@@ -1,10 +1,12 @@
 import { Injectable } from '@nestjs/common';
-import { pgErrorOf, PG_FOREIGN_KEY_VIOLATION, PG_UNIQUE_VIOLATION, SlugTakenError, InvalidReferenceError, SqlParams, Transactions } from '@almanac/shared';
+import { AppConfig, exactTotal, ListTotal, pgErrorOf, PG_FOREIGN_KEY_VIOLATION, PG_UNIQUE_VIOLATION, SlugTakenError, InvalidReferenceError, SqlParams, Transactions } from '@almanac/shared';
 import type { PostListCriteria, PostView, StoredPost } from '../domain/post';
 import type { PostStatus } from '../domain/post-status';
 import {
   claimDueScheduledPostsQuery,
+  CountedQuery,
   idBySlugQuery,
+  ListBounds,
   PostListFilter,
   postByIdQuery,
   postListQuery,
@@ -48,21 +50,25 @@ interface SearchStatements {
  */
 async function searchPage<T>(
   filter: PostListFilter & { readonly search: string },
+  window: number,
   cache: SearchRankingCache,
   statements: SearchStatements,
-): Promise<{ total: number; rows: T[] } | null> {
+): Promise<{ total: ListTotal; rows: T[] } | null> {
   const end = filter.offset + filter.limit;
   if (end > cache.options.depth) return null;
   const key = searchRankingKey(filter);
   const ranking =
     cache.get(filter.organizationId, key, end) ??
     (await cache.rank(filter.organizationId, key, async () => {
-      const [row] = await statements.ranking(searchRankingQuery(filter, cache.options.depth));
-      return { total: Number(row?.total ?? 0), ids: row?.ids ?? [] };
+      const query = searchRankingQuery(filter, cache.options.depth, window);
+      const [row] = await statements.ranking(query);
+      const total = query.cap.totalOf(row?.total);
+      return { total: total.count, totalIsLowerBound: total.isLowerBound, ids: row?.ids ?? [] };
     }));
+  const total: ListTotal = { count: ranking.total, isLowerBound: ranking.totalIsLowerBound ?? false };
   const ids = ranking.ids.slice(filter.offset, end);
-  if (ids.length === 0) return { total: ranking.total, rows: [] };
-  return { total: ranking.total, rows: await statements.rows<T>(postsByIdsQuery(filter.organizationId, ids, filter.now)) };
+  if (ids.length === 0) return { total, rows: [] };
+  return { total, rows: await statements.rows<T>(postsByIdsQuery(filter.organizationId, ids, filter.now)) };
 }
 
 /**
@@ -74,6 +80,7 @@ export class PostRepository {
   constructor(
     private readonly db: Transactions,
     private readonly rankings: SearchRankingCache,
+    private readonly config: AppConfig,
   ) {}
 
   async findView(organizationId: string, id: string, now: Date): Promise<PostView | null> {
@@ -83,37 +90,35 @@ export class PostRepository {
   }
 
   /**
-   * A page of posts and the total. A search's statements that match run in a transaction of their
-   * own with sequential scans turned off, so the full-text match always goes through the GIN index
-   * (the planner does not see what testing a large, out-of-line search vector row by row costs), and
-   * work_mem raised so that tens of thousands of hits are counted and ranked in memory. Pages within
-   * the first ranks go through `searchPage` (ranking, cached when broad, then the posts by id).
+   * A page of posts and the total. A search's statements run in a transaction of their own with
+   * sequential scans turned off (see SEARCH_SETTINGS_SQL): a post's search vector is large and
+   * stored out of line, so testing it on every row of the table costs far more than the planner
+   * believes. Pages within the first ranks go through `searchPage` (ranking, cached when broad,
+   * then the posts by id).
    */
-  async list(criteria: PostListCriteria): Promise<{ posts: PostView[]; total: number }> {
+  async list(criteria: PostListCriteria): Promise<{ posts: PostView[]; total: ListTotal }> {
     const filter = await this.resolveFilter(criteria);
-    if (!filter) return { posts: [], total: 0 };
-    if (filter.search === undefined) return this.listRows(postListQuery(filter));
+    if (!filter) return { posts: [], total: exactTotal(0) };
+    const bounds: ListBounds = { countCap: this.config.listCountCap, searchWindow: this.config.searchWindow };
+    if (filter.search === undefined) return this.listRows(postListQuery(filter, bounds));
     const search = filter.search;
-    const page = await searchPage<ViewRow>({ ...filter, search }, this.rankings, {
+    const page = await searchPage<ViewRow>({ ...filter, search }, bounds.searchWindow, this.rankings, {
       ranking: (query) => this.withSearchSettings(() => this.db.rows(query.text, query.values)),
       rows: <T>(query: SqlQuery) => this.db.rows<T>(query.text, query.values),
     });
     if (page) return { total: page.total, posts: page.rows.map(toView) };
-    return this.withSearchSettings(() => this.listRows(postListQuery(filter)));
+    return this.withSearchSettings(() => this.listRows(postListQuery(filter, bounds)));
   }
 
-  private async listRows(query: SqlQuery): Promise<{ posts: PostView[]; total: number }> {
+  private async listRows(query: CountedQuery): Promise<{ posts: PostView[]; total: ListTotal }> {
     const rows = await this.db.rows<ViewRow & { total: string }>(query.text, query.values);
     return {
-      total: Number(rows[0]?.total ?? 0),
+      total: query.cap.totalOf(rows[0]?.total),
       posts: rows.filter((row) => row.id !== null).map(toView),
     };
   }
 
-  /**
-   * In a transaction of its own (a list runs outside any): no sequential scan for the match, and room
-   * to keep the hits in memory.
-   */
+  /** In a transaction of its own (a list runs outside any): no sequential scan for the match. */
   private withSearchSettings<T>(work: () => Promise<T>): Promise<T> {
     return this.db.run(async () => {
       await this.db.rows(SEARCH_SETTINGS_SQL);

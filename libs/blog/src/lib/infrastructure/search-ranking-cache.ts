@@ -1,8 +1,8 @@
 /**
  * The first ranks of a broad search, kept for a few seconds.
  *
- * A search matching tens of thousands of posts costs tens of milliseconds whatever the page: the
- * exact total and relevance order need every match. Such searches are also the ones people repeat
+ * A search ranks at most its window of recent matches (see `postListQuery`), yet a broad one still
+ * tests and ranks that many posts whatever the page. Such searches are also the ones people repeat
  * ("calendar" on a calendar blog). The ranking of one (organization, search, filters, order) — the
  * total and the ids of the first `depth` posts — is kept when the search matched at least
  * `minTotal` posts; pages within it are then read by id, one cheap statement.
@@ -13,7 +13,9 @@
  * search after at most `ttlMs`. Selective searches are never cached.
  */
 export interface SearchRanking {
+  /** The search's total (see `postListQuery`): its candidates, a lower bound when more matched. */
   readonly total: number;
+  readonly totalIsLowerBound?: boolean;
   readonly ids: readonly string[];
 }
 
@@ -26,7 +28,8 @@ export interface SearchRankingCacheOptions {
   readonly maxEntries: number;
 }
 
-export const SEARCH_RANKING_DEFAULTS: SearchRankingCacheOptions = { depth: 200, minTotal: 1000, ttlMs: 5000, maxEntries: 1000 };
+/** `minTotal`: a search whose window (200 posts, `AppConfig.searchWindow`) is full. */
+export const SEARCH_RANKING_DEFAULTS: SearchRankingCacheOptions = { depth: 200, minTotal: 200, ttlMs: 5000, maxEntries: 1000 };
 
 interface Entry {
   readonly organizationId: string;

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ExternalBookingsService } from '@almanac/scheduling';
-import { AuditLog, AuditSource, Clock, InvalidReferenceError, newId, NotFoundError, Transactions } from '@almanac/shared';
+import { AuditLog, AuditSource, Clock, InvalidReferenceError, ListTotal, newId, NotFoundError, Page, Transactions } from '@almanac/shared';
 import { CalendarIntegration } from '../domain/calendar-integration';
 import { SyncRun } from '../domain/sync-run';
 import { CalendarIntegrationRepository } from '../infrastructure/calendar-integration.repository';
@@ -60,7 +60,7 @@ export class CalendarIntegrationService {
   }
 
   /** The import's runs, newest first. */
-  async history(organizationId: string, page: { limit: number; offset: number }): Promise<{ items: SyncRun[]; total: number }> {
+  async history(organizationId: string, page: Page): Promise<{ items: SyncRun[]; total: ListTotal }> {
     return this.runs.list(organizationId, page);
   }
 }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { pageWithTotal, Transactions } from '@almanac/shared';
+import { AppConfig, ListTotal, Page, pageWithTotal, Transactions } from '@almanac/shared';
 import { SyncRun, SyncSummary } from '../domain/sync-run';
 
 interface SyncRow {
@@ -22,7 +22,10 @@ interface SyncRow {
  */
 @Injectable()
 export class CalendarSyncHistoryRepository {
-  constructor(private readonly db: Transactions) {}
+  constructor(
+    private readonly db: Transactions,
+    private readonly config: AppConfig,
+  ) {}
 
   async record(run: SyncRun): Promise<void> {
     await this.db.rows(
@@ -44,18 +47,17 @@ export class CalendarSyncHistoryRepository {
   }
 
   /** The organization's runs, newest first. */
-  async list(organizationId: string, page: { limit: number; offset: number }): Promise<{ items: SyncRun[]; total: number }> {
+  async list(organizationId: string, page: Page): Promise<{ items: SyncRun[]; total: ListTotal }> {
     const { rows, total } = await pageWithTotal<SyncRow>(
       (sql, params) => this.db.rows(sql, params),
-      `SELECT id, organization_id, started_at, finished_at, start_date, end_date, status, summary, error_code, error_message,
-              count(*) OVER () AS total
-         FROM calendar_syncs
-        WHERE organization_id = $1
-        ORDER BY started_at DESC, id DESC
-        LIMIT $2 OFFSET $3`,
-      'SELECT count(*) AS total FROM calendar_syncs WHERE organization_id = $1',
-      [organizationId, page.limit, page.offset],
-      page.offset,
+      {
+        columns: 'id, organization_id, started_at, finished_at, start_date, end_date, status, summary, error_code, error_message',
+        from: 'FROM calendar_syncs WHERE organization_id = $1',
+        orderBy: 'started_at DESC, id DESC',
+      },
+      [organizationId],
+      page,
+      this.config.listCountCap,
     );
     return {
       total,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   Clock,
+  ListTotal,
   newId,
   NotFoundError,
   Outbox,
@@ -36,7 +37,7 @@ export class EventsService {
     private readonly registrations: RegistrationsService,
   ) {}
 
-  async list(organizationId: string, criteria: EventListCriteria, page: Page): Promise<{ events: Event[]; total: number }> {
+  async list(organizationId: string, criteria: EventListCriteria, page: Page): Promise<{ events: Event[]; total: ListTotal }> {
     const now = this.clock.now();
     const filter: EventListFilter = {
       siteId: criteria.siteId,

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import {
   Clock,
+  ListTotal,
   newId,
   NotFoundError,
   Outbox,
@@ -57,7 +58,7 @@ export class RegistrationsService {
     eventId: string,
     status: RegistrationStatus | undefined,
     page: Page,
-  ): Promise<{ registrations: Registration[]; total: number }> {
+  ): Promise<{ registrations: Registration[]; total: ListTotal }> {
     await this.eventOrFail(organizationId, eventId, false);
     return this.registrations.list(organizationId, eventId, status, page);
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Page, PG_CHECK_VIOLATION, pgErrorOf, SqlParams, Transactions } from '@almanac/shared';
+import { AppConfig, cappedCountSql, CountCap, ListTotal, Page, PG_CHECK_VIOLATION, pgErrorOf, SqlParams, Transactions } from '@almanac/shared';
 import { Event, EventListFilter } from '../domain/event';
 import { SlotsBelowRegistrationsError } from '../domain/event-errors';
 import { EVENT_TABLE } from './event.table';
@@ -31,7 +31,12 @@ function earliestStartDateEndingAfter(instant: Date): string {
 const EVENT_BY_ID = `SELECT ${COLUMNS} FROM events e WHERE e.organization_id = $1 AND e.id = $2`;
 
 /** The list statement (see `EventsRepository.list`). */
-function eventListQuery(organizationId: string, filter: EventListFilter, page: Page): { text: string; values: unknown[] } {
+function eventListQuery(
+  organizationId: string,
+  filter: EventListFilter,
+  page: Page,
+  cap: CountCap,
+): { text: string; values: unknown[] } {
   const params: unknown[] = [organizationId];
   const where = ['e.organization_id = $1'];
   const add = (condition: string, value: unknown) => {
@@ -49,11 +54,12 @@ function eventListQuery(organizationId: string, filter: EventListFilter, page: P
   // on the ends_at index alone).
   if (filter.endsAfter !== undefined) add('e.start_date >= ?::date', earliestStartDateEndingAfter(filter.endsAfter));
   const pageConditions = where.join(' AND ');
+  params.push(cap.rowsToRead);
+  const rowsToRead = `$${params.length}`;
   params.push(page.limit, page.offset);
   const text = `
     WITH total AS (
-      SELECT count(*) AS total FROM events e
-       WHERE ${conditions}
+      ${cappedCountSql(`SELECT 1 FROM events e WHERE ${conditions}`, rowsToRead)}
     ),
     page AS (
       SELECT ${COLUMNS}, e.start_date AS sort_date, e.start_time AS sort_time
@@ -83,7 +89,10 @@ function translateWriteError(error: unknown, event: Event): never {
  */
 @Injectable()
 export class EventsRepository {
-  constructor(private readonly db: Transactions) {}
+  constructor(
+    private readonly db: Transactions,
+    private readonly config: AppConfig,
+  ) {}
 
   async insert(event: Event): Promise<void> {
     const insert = EVENT_TABLE.insert(event.snapshot);
@@ -129,7 +138,8 @@ export class EventsRepository {
   /**
    * A page of events in list order and the total, in one statement: the count in its own CTE, the
    * page in another with its LIMIT, so that the page stops after `limit` rows on the list index
-   * instead of visiting every match (as `count(*) OVER ()` must). Always returns one row at least:
+   * instead of visiting every match (as `count(*) OVER ()` must). The count stops at the cap
+   * (`CountCap`): upcoming events alone grow with the organization. Always returns one row at least:
    * when the page is empty, a single row with `id` null carries the total. Registration counts are
    * columns of the row, so they cost nothing whatever the page size.
    *
@@ -137,11 +147,12 @@ export class EventsRepository {
    * the bound is implied by `ends_at > endsAfter`, so it changes no result, but it lets the list index
    * `(organization_id, start_date, start_time, id)` start its range scan at the right place.
    */
-  async list(organizationId: string, filter: EventListFilter, page: Page): Promise<{ events: Event[]; total: number }> {
-    const { text, values } = eventListQuery(organizationId, filter, page);
+  async list(organizationId: string, filter: EventListFilter, page: Page): Promise<{ events: Event[]; total: ListTotal }> {
+    const cap = CountCap.forPage(page, this.config.listCountCap);
+    const { text, values } = eventListQuery(organizationId, filter, page, cap);
     const rows = await this.db.rows<(EventRow & { total: string }) | { id: null; total: string }>(text, values);
     return {
-      total: Number(rows[0]?.total ?? 0),
+      total: cap.totalOf(rows[0]?.total),
       events: rows.filter((row): row is EventRow & { total: string } => row.id !== null).map(toDomain),
     };
   }

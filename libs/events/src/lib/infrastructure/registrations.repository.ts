@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Page, PG_CHECK_VIOLATION, PG_UNIQUE_VIOLATION, pgErrorOf, Transactions } from '@almanac/shared';
+import { AppConfig, ListTotal, Page, pageWithTotal, PG_CHECK_VIOLATION, PG_UNIQUE_VIOLATION, pgErrorOf, Transactions } from '@almanac/shared';
 import { AlreadyRegisteredError, EventFullError } from '../domain/event-errors';
 import { Registration, RegistrationStatus } from '../domain/registration';
 import { REGISTRATION_TABLE } from './registration.table';
@@ -17,7 +17,10 @@ const REGISTRATION_BY_ID = `SELECT ${COLUMNS} FROM event_registrations r WHERE r
  */
 @Injectable()
 export class RegistrationsRepository {
-  constructor(private readonly db: Transactions) {}
+  constructor(
+    private readonly db: Transactions,
+    private readonly config: AppConfig,
+  ) {}
 
   /**
    * The database has the last word: the partial unique index refuses a second active registration for
@@ -94,33 +97,26 @@ export class RegistrationsRepository {
       .sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1));
   }
 
-  /** A page of an event's registrations by created_at, id, with the total in the same round trip. */
+  /** A page of an event's registrations by created_at, id, and how many match, counted up to the cap (see pageWithTotal). */
   async list(
     organizationId: string,
     eventId: string,
     status: RegistrationStatus | undefined,
     page: Page,
-  ): Promise<{ registrations: Registration[]; total: number }> {
+  ): Promise<{ registrations: Registration[]; total: ListTotal }> {
     const params: unknown[] = [organizationId, eventId];
     let conditions = 'r.organization_id = $1 AND r.event_id = $2';
     if (status !== undefined) {
       params.push(status);
       conditions += ` AND r.status = $${params.length}`;
     }
-    const rows = await this.db.rows<RegistrationRow & { total_count: string }>(
-      `SELECT ${COLUMNS}, count(*) OVER () AS total_count
-         FROM event_registrations r
-        WHERE ${conditions}
-        ORDER BY r.created_at, r.id
-        LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, page.limit, page.offset],
-    );
-    if (rows.length > 0) return { registrations: rows.map(toDomain), total: Number(rows[0]!.total_count) };
-    if (page.offset === 0) return { registrations: [], total: 0 };
-    const counted = await this.db.rows<{ total: string }>(
-      `SELECT count(*) AS total FROM event_registrations r WHERE ${conditions}`,
+    const { rows, total } = await pageWithTotal<RegistrationRow>(
+      (sql, values) => this.db.rows(sql, values),
+      { columns: COLUMNS, from: `FROM event_registrations r WHERE ${conditions}`, orderBy: 'r.created_at, r.id' },
       params,
+      page,
+      this.config.listCountCap,
     );
-    return { registrations: [], total: Number(counted[0]?.total ?? 0) };
+    return { registrations: rows.map(toDomain), total };
   }
 }

@@ -7,9 +7,11 @@ import {
   ErasedRecords,
   InvalidReferenceError,
   isUuid,
+  ListTotal,
   newId,
   NO_AUDIT_SOURCE,
   NotFoundError,
+  Page,
   PersonErasure,
   scrubText,
   Transactions,
@@ -156,7 +158,7 @@ export class IdentityService {
   }
 
   /** The organization's keys, revoked ones included, newest first. */
-  async listApiKeys(organizationId: string, page: { limit: number; offset: number }): Promise<{ items: ApiKey[]; total: number }> {
+  async listApiKeys(organizationId: string, page: Page): Promise<{ items: ApiKey[]; total: ListTotal }> {
     return this.keys.page(this.dataSource.manager, organizationId, page);
   }
 

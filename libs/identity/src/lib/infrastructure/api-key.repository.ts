@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { pageWithTotal, returnedRows } from '@almanac/shared';
+import { AppConfig, ListTotal, Page, pageWithTotal, returnedRows } from '@almanac/shared';
 import type { EntityManager } from 'typeorm';
 import type { ApiKey, ApiKeyCredential, NewApiKey } from '../domain/api-key';
 import { API_KEY_TABLE, NEW_API_KEY_TABLE } from './api-key.table';
@@ -47,6 +47,8 @@ const toCredential = (row: ApiKeyRow): ApiKeyCredential => CREDENTIAL.fromRow(ro
 /** API keys in PostgreSQL, found by the SHA-256 of their secret (the secret itself is never stored). */
 @Injectable()
 export class ApiKeyRepository {
+  constructor(private readonly config: AppConfig) {}
+
   /** Stores a key; an unknown organization or user → an invalid reference. */
   async insert(em: EntityManager, key: NewApiKey): Promise<void> {
     const insert = NEW_API_KEY_TABLE.insert(key);
@@ -60,13 +62,13 @@ export class ApiKeyRepository {
   }
 
   /** A page of the organization's keys, revoked ones included, newest first, and how many there are. */
-  async page(em: EntityManager, organizationId: string, page: { limit: number; offset: number }): Promise<{ items: ApiKey[]; total: number }> {
-    const { rows, total } = await pageWithTotal<ApiKeyRow & { total: string }>(
+  async page(em: EntityManager, organizationId: string, page: Page): Promise<{ items: ApiKey[]; total: ListTotal }> {
+    const { rows, total } = await pageWithTotal<ApiKeyRow>(
       em,
-      `SELECT ${COLUMNS}, count(*) OVER () AS total FROM api_keys WHERE organization_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
-      'SELECT count(*) AS total FROM api_keys WHERE organization_id = $1',
-      [organizationId, page.limit, page.offset],
-      page.offset,
+      { columns: COLUMNS, from: 'FROM api_keys WHERE organization_id = $1', orderBy: 'created_at DESC, id DESC' },
+      [organizationId],
+      page,
+      this.config.listCountCap,
     );
     return { items: rows.map(toApiKey), total };
   }

@@ -5,6 +5,7 @@ import {
   FieldError,
   InvalidTransitionError,
   isUuid,
+  ListTotal,
   newId,
   NotFoundError,
   Outbox,
@@ -219,7 +220,7 @@ export class BookingsService {
     organizationId: string,
     query: BookingListQuery,
     page: Page,
-  ): Promise<{ items: Booking[]; total: number }> {
+  ): Promise<{ items: Booking[]; total: ListTotal }> {
     const filter: BookingListFilter = {
       scheduleId: query.scheduleId,
       eventTypeId: query.eventTypeId,

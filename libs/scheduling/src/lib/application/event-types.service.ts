@@ -3,6 +3,7 @@ import {
   assertChanges,
   Clock,
   firstFreeSlug,
+  ListTotal,
   newId,
   NotFoundError,
   Page,
@@ -64,7 +65,7 @@ export class EventTypesService {
     organizationId: string,
     active: boolean,
     page: Page,
-  ): Promise<{ items: EventType[]; total: number }> {
+  ): Promise<{ items: EventType[]; total: ListTotal }> {
     return this.eventTypes.list(organizationId, active, page);
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import {
   assertChanges,
   Clock,
+  ListTotal,
   newId,
   NotFoundError,
   Page,
@@ -29,7 +30,7 @@ export class SchedulesService {
     return this.schedules.insert(newSchedule({ id: newId(), organizationId }, command, this.clock.now()));
   }
 
-  async list(organizationId: string, page: Page): Promise<{ items: Schedule[]; total: number }> {
+  async list(organizationId: string, page: Page): Promise<{ items: Schedule[]; total: ListTotal }> {
     return this.schedules.list(organizationId, page);
   }
 

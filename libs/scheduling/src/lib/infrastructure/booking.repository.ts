@@ -1,4 +1,4 @@
-import { DomainEvent, Outbox, SqlParams, SqlStatement, Transactions } from '@almanac/shared';
+import { AppConfig, DomainEvent, ListTotal, Outbox, Page, SqlParams, SqlStatement, Transactions } from '@almanac/shared';
 import { Injectable } from '@nestjs/common';
 import type { Booking, BookingChanges, BookingListFilter, EventTypeRef, ScheduleRef } from '../domain/booking';
 import type { BusyTimes } from '../domain/slots';
@@ -28,6 +28,7 @@ export class BookingRepository {
   constructor(
     private readonly db: Transactions,
     private readonly outbox: Outbox,
+    private readonly config: AppConfig,
   ) {}
 
   /**
@@ -105,14 +106,14 @@ export class BookingRepository {
   }
 
   /**
-   * A page of the organization's bookings matching the filter, in start order, and how many match
-   * in all: `count(*) OVER ()` on the page, a count alone for a page past the last row (see pageWithTotal).
+   * A page of the organization's bookings matching the filter, in start order, and how many match,
+   * counted up to the cap (see pageWithTotal).
    */
   async list(
     organizationId: string,
     filter: BookingListFilter,
-    page: { limit: number; offset: number },
-  ): Promise<{ items: Booking[]; total: number }> {
+    page: Page,
+  ): Promise<{ items: Booking[]; total: ListTotal }> {
     const p = new SqlParams();
     const where = [`organization_id = ${p.add(organizationId)}`];
     if (filter.scheduleId) where.push(`schedule_id = ${p.add(filter.scheduleId)}`);
@@ -126,17 +127,12 @@ export class BookingRepository {
         `lower(attendee_email) LIKE ${p.add(`%${likeLiteral(filter.attendeeEmailContains.toLowerCase())}%`)} ESCAPE '\\'`,
       );
     }
-    const condition = where.join(' AND ');
-    // The limit and offset come last: pageWithTotal runs the count with the values before them.
-    const limit = p.add(page.limit);
-    const offset = p.add(page.offset);
     const { rows, total } = await pageWithTotal<BookingRow>(
       (sql, params) => this.db.rows(sql, params),
-      `SELECT ${BOOKING_COLUMNS}, count(*) OVER () AS total FROM bookings WHERE ${condition}
-       ORDER BY start_time, id LIMIT ${limit} OFFSET ${offset}`,
-      `SELECT count(*) AS total FROM bookings WHERE ${condition}`,
+      { columns: BOOKING_COLUMNS, from: `FROM bookings WHERE ${where.join(' AND ')}`, orderBy: 'start_time, id' },
       p.values,
-      page.offset,
+      page,
+      this.config.listCountCap,
     );
     return { items: rows.map(toBooking), total };
   }

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PG_UNIQUE_VIOLATION, pgErrorOf, slugBaseLock, SlugTakenError, SqlParams, Transactions } from '@almanac/shared';
+import { AppConfig, ListTotal, Page, PG_UNIQUE_VIOLATION, pgErrorOf, slugBaseLock, SlugTakenError, SqlParams, Transactions } from '@almanac/shared';
 import type { EventType, EventTypeChanges } from '../domain/event-type';
 import { EVENT_TYPE_TABLE } from './event-type.table';
 import { likeLiteral, pageWithTotal } from './sql';
@@ -17,7 +17,10 @@ function translate(error: unknown, slug: string | undefined): unknown {
 /** Event types in PostgreSQL; statements run in the ambient unit of work (`Transactions`), or on their own. */
 @Injectable()
 export class EventTypeRepository {
-  constructor(private readonly db: Transactions) {}
+  constructor(
+    private readonly db: Transactions,
+    private readonly config: AppConfig,
+  ) {}
 
   /** Throws `SlugTakenError` when the organization already has the slug. */
   async insert(eventType: EventType): Promise<EventType> {
@@ -65,15 +68,14 @@ export class EventTypeRepository {
   async list(
     organizationId: string,
     active: boolean,
-    page: { limit: number; offset: number },
-  ): Promise<{ items: EventType[]; total: number }> {
-    const { rows, total } = await pageWithTotal<Record<string, unknown> & { total?: string }>(
+    page: Page,
+  ): Promise<{ items: EventType[]; total: ListTotal }> {
+    const { rows, total } = await pageWithTotal<Record<string, unknown>>(
       (sql, params) => this.db.rows(sql, params),
-      `SELECT ${COLUMNS}, count(*) OVER () AS total FROM event_types
-       WHERE organization_id = $1 AND is_active = $2 ORDER BY created_at, id LIMIT $3 OFFSET $4`,
-      'SELECT count(*) AS total FROM event_types WHERE organization_id = $1 AND is_active = $2',
-      [organizationId, active, page.limit, page.offset],
-      page.offset,
+      { columns: COLUMNS, from: 'FROM event_types WHERE organization_id = $1 AND is_active = $2', orderBy: 'created_at, id' },
+      [organizationId, active],
+      page,
+      this.config.listCountCap,
     );
     return { items: rows.map(toEventType), total };
   }

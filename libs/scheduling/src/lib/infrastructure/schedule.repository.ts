@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { SqlParams, Transactions } from '@almanac/shared';
+import { AppConfig, ListTotal, Page, SqlParams, Transactions } from '@almanac/shared';
 import type { Schedule, ScheduleChanges } from '../domain/schedule';
 import { SCHEDULE_TABLE } from './schedule.table';
 import { pageWithTotal } from './sql';
@@ -12,7 +12,10 @@ const toSchedule = (row: ScheduleRow): Schedule => SCHEDULE_TABLE.fromRow(row);
 /** Schedules in PostgreSQL; statements run in the ambient unit of work (`Transactions`), or on their own. */
 @Injectable()
 export class ScheduleRepository {
-  constructor(private readonly db: Transactions) {}
+  constructor(
+    private readonly db: Transactions,
+    private readonly config: AppConfig,
+  ) {}
 
   async insert(schedule: Schedule): Promise<Schedule> {
     const insert = SCHEDULE_TABLE.insert(schedule);
@@ -42,15 +45,14 @@ export class ScheduleRepository {
 
   async list(
     organizationId: string,
-    page: { limit: number; offset: number },
-  ): Promise<{ items: Schedule[]; total: number }> {
+    page: Page,
+  ): Promise<{ items: Schedule[]; total: ListTotal }> {
     const { rows, total } = await pageWithTotal<ScheduleRow>(
       (sql, params) => this.db.rows(sql, params),
-      `SELECT ${COLUMNS}, count(*) OVER () AS total FROM schedules WHERE organization_id = $1
-       ORDER BY created_at, id LIMIT $2 OFFSET $3`,
-      'SELECT count(*) AS total FROM schedules WHERE organization_id = $1',
-      [organizationId, page.limit, page.offset],
-      page.offset,
+      { columns: COLUMNS, from: 'FROM schedules WHERE organization_id = $1', orderBy: 'created_at, id' },
+      [organizationId],
+      page,
+      this.config.listCountCap,
     );
     return { items: rows.map(toSchedule), total };
   }

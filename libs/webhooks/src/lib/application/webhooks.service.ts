@@ -9,6 +9,7 @@ import {
   Clock,
   ForbiddenError,
   isPublicAddress,
+  ListTotal,
   maskSecretUrl,
   newId,
   NotFoundError,
@@ -84,7 +85,7 @@ export class WebhooksService {
     return endpoint;
   }
 
-  list(organizationId: string, page: Page): Promise<{ items: WebhookEndpoint[]; total: number }> {
+  list(organizationId: string, page: Page): Promise<{ items: WebhookEndpoint[]; total: ListTotal }> {
     return this.repository.listEndpoints(this.dataSource.manager, organizationId, page);
   }
 
@@ -150,7 +151,7 @@ export class WebhooksService {
     id: string,
     status: DeliveryStatus | undefined,
     page: Page,
-  ): Promise<{ items: WebhookDelivery[]; total: number }> {
+  ): Promise<{ items: WebhookDelivery[]; total: ListTotal }> {
     await this.get(organizationId, id);
     return this.repository.listDeliveries(this.dataSource.manager, organizationId, id, status, page);
   }

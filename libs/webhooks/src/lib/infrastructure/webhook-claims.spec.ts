@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { AppConfig } from '@almanac/shared';
 import { createTestDatabase } from '@almanac/shared/testing';
 import { DataSource } from 'typeorm';
 import type { ClaimedDelivery } from '../domain/webhook';
@@ -11,7 +12,7 @@ import { WebhookRepository } from './webhook.repository';
 describe('claiming due webhook deliveries', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
   let dataSource: DataSource;
-  const repository = new WebhookRepository();
+  const repository = new WebhookRepository(new AppConfig());
   const now = new Date('2030-01-01T12:00:00.000Z');
   const at = (seconds: number) => new Date(now.getTime() + seconds * 1000);
   const lease = at(60);

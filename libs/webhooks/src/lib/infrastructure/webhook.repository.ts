@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Page, pageWithTotal, rowsOf } from '@almanac/shared';
+import { AppConfig, ListTotal, Page, pageWithTotal, rowsOf } from '@almanac/shared';
 import type { EntityManager } from 'typeorm';
 import { ClaimedDelivery, DeliveryStatus, FeedEvent, FeedPosition, WebhookDelivery, WebhookEndpoint } from '../domain/webhook';
 
@@ -75,6 +75,8 @@ function toDelivery(row: DeliveryRow): WebhookDelivery {
 /** Endpoints, deliveries, the fan-out of the outbox and the change feed: every statement of the webhooks context. */
 @Injectable()
 export class WebhookRepository {
+  constructor(private readonly config: AppConfig) {}
+
   async insertEndpoint(em: EntityManager, e: WebhookEndpoint): Promise<void> {
     await em.query(
       `INSERT INTO webhook_endpoints (${ENDPOINT_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
@@ -132,14 +134,13 @@ export class WebhookRepository {
     em: EntityManager,
     organizationId: string,
     page: Page,
-  ): Promise<{ items: WebhookEndpoint[]; total: number }> {
-    const { rows: found, total } = await pageWithTotal<EndpointRow & { total?: unknown }>(
+  ): Promise<{ items: WebhookEndpoint[]; total: ListTotal }> {
+    const { rows: found, total } = await pageWithTotal<EndpointRow>(
       em,
-      `SELECT ${ENDPOINT_COLUMNS}, count(*) OVER () AS total FROM webhook_endpoints
-        WHERE organization_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`,
-      'SELECT count(*) AS total FROM webhook_endpoints WHERE organization_id = $1',
-      [organizationId, page.limit, page.offset],
-      page.offset,
+      { columns: ENDPOINT_COLUMNS, from: 'FROM webhook_endpoints WHERE organization_id = $1', orderBy: 'created_at, id' },
+      [organizationId],
+      page,
+      this.config.listCountCap,
     );
     return { items: found.map(toEndpoint), total };
   }
@@ -210,15 +211,17 @@ export class WebhookRepository {
     endpointId: string,
     status: DeliveryStatus | undefined,
     page: Page,
-  ): Promise<{ items: WebhookDelivery[]; total: number }> {
-    const { rows: found, total } = await pageWithTotal<DeliveryRow & { total?: unknown }>(
+  ): Promise<{ items: WebhookDelivery[]; total: ListTotal }> {
+    const { rows: found, total } = await pageWithTotal<DeliveryRow>(
       em,
-      `SELECT ${DELIVERY_COLUMNS}, count(*) OVER () AS total FROM webhook_deliveries
-        WHERE organization_id = $1 AND endpoint_id = $2 AND ($3::text IS NULL OR status = $3)
-        ORDER BY created_at DESC, id DESC LIMIT $4 OFFSET $5`,
-      'SELECT count(*) AS total FROM webhook_deliveries WHERE organization_id = $1 AND endpoint_id = $2 AND ($3::text IS NULL OR status = $3)',
-      [organizationId, endpointId, status ?? null, page.limit, page.offset],
-      page.offset,
+      {
+        columns: DELIVERY_COLUMNS,
+        from: 'FROM webhook_deliveries WHERE organization_id = $1 AND endpoint_id = $2 AND ($3::text IS NULL OR status = $3)',
+        orderBy: 'created_at DESC, id DESC',
+      },
+      [organizationId, endpointId, status ?? null],
+      page,
+      this.config.listCountCap,
     );
     return { items: found.map(toDelivery), total };
   }

@@ -51,7 +51,10 @@ export class ListPostsQuery extends PageQuery {
     description:
       'Full-text search over title, excerpt and content (English stemming; the last word also matches as a prefix; ' +
       '"quoted phrases", `or` and `-word` work as in web search engines). Without order_by, results come by relevance. ' +
-      'A search matching 1,000 posts or more keeps its ranking (total and first 200 ranks) for up to 5 s: a write made ' +
+      'A search considers the 200 most recent matching posts (by published_at, newest first, then id; after the other ' +
+      'filters) and orders those: the results are the best matches among them. `meta.total` counts them; when more ' +
+      'posts matched it is 200 with `meta.total_is_lower_bound`. ' +
+      'A search with 200 matches or more keeps its ranking for up to 5 s: a write made ' +
       'through another instance of the service can take that long to show in it; writes through the same instance show at once.',
     example: 'sched',
   })
