@@ -18,7 +18,8 @@ async function waitFor(condition: () => Promise<boolean>): Promise<void> {
 /**
  * The login throttle counts failures under a transaction-scoped advisory lock per client and one per
  * e-mail, so that another instance (here: a plain connection holding the same lock) is waited for,
- * and what it recorded before releasing the lock is counted.
+ * and what it recorded before releasing the lock is counted. The attempt waits inside its one
+ * statement (`login_attempt_admit`), so no lock is held across a round trip to the application.
  */
 describe('login throttle locks in PostgreSQL (e2e)', () => {
   let t: TestApp;
@@ -38,7 +39,7 @@ describe('login throttle locks in PostgreSQL (e2e)', () => {
     const { rows } = await observer.query<{ waiting: number }>(
       `SELECT count(*)::int AS waiting FROM pg_stat_activity
         WHERE datname = current_database() AND wait_event_type = 'Lock' AND wait_event = 'advisory'
-          AND query LIKE '%pg_advisory_xact_lock%' AND pid <> $1`,
+          AND query LIKE '%login_attempt_admit%' AND pid <> $1`,
       [blockerPid],
     );
     return rows[0]!.waiting;

@@ -68,28 +68,23 @@ export class AdminSessionService {
     this.sweep(now);
 
     // Count the recent failures of this client and of this e-mail, and record this attempt as one
-    // (until it succeeds), under a lock per client and one per e-mail (always taken in that order):
-    // of concurrent attempts, exactly as many as allowed reach the password check. A client over its
-    // limit is refused before any password is hashed, unless this e-mail signed in from it recently:
-    // its admins are not locked out by a neighbour (or a shared address) guessing other e-mails.
-    const attemptId = newId();
-    const since = new Date(now.getTime() - LOGIN_WINDOW_MS);
-    const throttle = await this.dataSource.transaction(async (em): Promise<Throttle> => {
-      let clientOverLimit: { retryAfterSeconds: number } | null = null;
-      const perClient = this.config.loginMaxFailuresPerClient;
-      if (perClient > 0) {
-        const decision = loginThrottle(await this.sessions.lockFailuresOfClient(em, clientKey, since), now, perClient);
-        if (!decision.allowed) {
-          const known = await this.sessions.isKnownClient(em, emailKey, clientKey, new Date(now.getTime() - LOGIN_KNOWN_CLIENT_MS));
-          if (!known) return { refused: new LoginThrottledError(decision.retryAfterSeconds, true) };
-          clientOverLimit = decision;
-        }
-      }
-      const decision = loginThrottle(await this.sessions.lockFailuresOfEmail(em, emailKey, since), now, LOGIN_MAX_FAILURES);
-      if (!decision.allowed) return { refused: new LoginThrottledError(decision.retryAfterSeconds) };
-      await this.sessions.recordFailure(em, { id: attemptId, emailKey, clientKey, attemptedAt: now });
-      return { refused: null, clientOverLimit };
-    });
+    // (until it succeeds), in one statement under a lock per client and one per e-mail: of concurrent
+    // attempts, exactly as many as allowed reach the password check, and the locks are never held
+    // across a round trip. A client over its limit is refused before any password is hashed, unless
+    // this e-mail signed in from it recently: its admins are not locked out by a neighbour (or a
+    // shared address) guessing other e-mails.
+    const perClient = this.config.loginMaxFailuresPerClient;
+    const admitted = await this.sessions.admitAttempt(
+      this.dataSource.manager,
+      { id: newId(), emailKey, clientKey, attemptedAt: now },
+      {
+        windowStart: new Date(now.getTime() - LOGIN_WINDOW_MS),
+        perClientMax: Math.max(0, perClient),
+        perEmailMax: LOGIN_MAX_FAILURES,
+        knownSince: new Date(now.getTime() - LOGIN_KNOWN_CLIENT_MS),
+      },
+    );
+    const throttle = this.verdict(admitted, now, perClient);
     if (throttle.refused) throw throttle.refused;
 
     const user = await this.users.findCredentialsByEmailKey(this.dataSource.manager, emailKey);
@@ -145,6 +140,18 @@ export class AdminSessionService {
       if (deleted) await this.audit.record(em, session.organizationId, source, 'auth.signed_out', { type: 'user', id: session.userId });
       return deleted;
     });
+  }
+
+  /**
+   * What the database decided, with Retry-After computed from the failures it read: refused by the
+   * client's limit (not a known client) or the e-mail's, or on to the password check.
+   */
+  private verdict(admitted: { clientFailures: Date[]; knownClient: boolean; emailFailures: Date[]; recorded: boolean }, now: Date, perClient: number): Throttle {
+    const byClient = perClient > 0 ? loginThrottle(admitted.clientFailures, now, perClient) : { allowed: true as const };
+    if (!byClient.allowed && !admitted.knownClient) return { refused: new LoginThrottledError(byClient.retryAfterSeconds, true) };
+    const byEmail = loginThrottle(admitted.emailFailures, now, LOGIN_MAX_FAILURES);
+    if (!byEmail.allowed) return { refused: new LoginThrottledError(byEmail.retryAfterSeconds) };
+    return { refused: null, clientOverLimit: byClient.allowed ? null : byClient };
   }
 
   /** Drops aged-out failures and ended sessions now and then, off the request path. */

@@ -16,9 +16,6 @@ interface SessionRow {
   role: UserRole;
 }
 
-/** First key of the transaction-scoped advisory locks taken per e-mail and per client while counting failures. */
-const LOGIN_LOCK_CLASS = 7_245_319;
-
 /**
  * Admin sessions (`admin_sessions`, by the SHA-256 of their token), failed sign-ins
  * (`login_failures`, counted per e-mail and per client across every instance) and the clients each
@@ -27,41 +24,23 @@ const LOGIN_LOCK_CLASS = 7_245_319;
 @Injectable()
 export class SessionRepository {
   /**
-   * Takes the client's advisory lock until the end of the transaction `em` belongs to, then returns
-   * when the client's failures since `since` happened. Concurrent attempts of one client take turns.
+   * Decides one sign-in attempt in one statement (`login_attempt_admit`, see its migration): under the
+   * client's lock (when `perClientMax` > 0) and then the e-mail's, reads their failures after
+   * `attempt.windowStart`, and records the attempt as a failure unless the client is at its limit
+   * (and the e-mail did not sign in from it after `knownSince`) or the e-mail is at its own. Returns
+   * what it read, oldest first, and whether it recorded the attempt.
    */
-  lockFailuresOfClient(em: EntityManager, clientKey: string, since: Date): Promise<Date[]> {
-    return this.lockFailures(em, 'client_key', clientKey, since);
-  }
-
-  /** The same for one e-mail (its lower-case key): the lock per e-mail, then its failures since `since`. */
-  lockFailuresOfEmail(em: EntityManager, emailKey: string, since: Date): Promise<Date[]> {
-    return this.lockFailures(em, 'email_key', emailKey, since);
-  }
-
-  private async lockFailures(em: EntityManager, column: 'client_key' | 'email_key', key: string, since: Date): Promise<Date[]> {
-    await em.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [LOGIN_LOCK_CLASS, key]);
-    const rows: Array<{ attempted_at: Date }> = await em.query(`SELECT attempted_at FROM login_failures WHERE ${column} = $1 AND attempted_at > $2`, [key, since]);
-    return rows.map((row) => row.attempted_at);
-  }
-
-  async recordFailure(em: EntityManager, failure: LoginFailure): Promise<void> {
-    await em.query('INSERT INTO login_failures (id, email_key, client_key, attempted_at) VALUES ($1, $2, $3, $4)', [
-      failure.id,
-      failure.emailKey,
-      failure.clientKey,
-      failure.attemptedAt,
-    ]);
-  }
-
-  /** Whether the e-mail signed in from this client since `since` (see login_known_clients). */
-  async isKnownClient(em: EntityManager, emailKey: string, clientKey: string, since: Date): Promise<boolean> {
-    const rows: unknown[] = await em.query('SELECT 1 FROM login_known_clients WHERE email_key = $1 AND client_key = $2 AND signed_in_at > $3', [
-      emailKey,
-      clientKey,
-      since,
-    ]);
-    return rows.length > 0;
+  async admitAttempt(
+    em: EntityManager,
+    attempt: LoginFailure,
+    limits: { windowStart: Date; perClientMax: number; perEmailMax: number; knownSince: Date },
+  ): Promise<{ clientFailures: Date[]; knownClient: boolean; emailFailures: Date[]; recorded: boolean }> {
+    const rows: Array<{ client_failures: Date[]; known_client: boolean; email_failures: Date[]; recorded: boolean }> = await em.query(
+      'SELECT client_failures, known_client, email_failures, recorded FROM login_attempt_admit($1, $2, $3, $4, $5, $6, $7, $8)',
+      [attempt.id, attempt.clientKey, attempt.emailKey, attempt.attemptedAt, limits.windowStart, limits.perClientMax, limits.perEmailMax, limits.knownSince],
+    );
+    const row = rows[0]!;
+    return { clientFailures: row.client_failures, knownClient: row.known_client, emailFailures: row.email_failures, recorded: row.recorded };
   }
 
   /** Notes that the e-mail signed in from this client at `at`. */

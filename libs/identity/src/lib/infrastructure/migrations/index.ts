@@ -7,3 +7,4 @@ export { UserDirectory1764080000900 } from './1764080000900-user-directory';
 export { PublishableKeys1764230000000 } from './1764230000000-publishable-keys';
 export { LoginKnownClients1764300000700 } from './1764300000700-login-known-clients';
 export { PublicRateLimits1764320000000 } from './1764320000000-public-rate-limits';
+export { LoginAttemptFunction1764350000300 } from './1764350000300-login-attempt-function';
