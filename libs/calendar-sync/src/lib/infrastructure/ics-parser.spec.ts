@@ -4,7 +4,7 @@ import { feedSkipReason, MAX_FEED_UID_LENGTH } from '../domain/feed-occurrence';
 import { FeedParseError, MAX_RESULT_CHARS, parseIcsFeed as parseWithLimits } from './ics-parser';
 
 /** The parse as the import runs it: text cut to what a booking keeps. */
-const parseIcsFeed = (source: string, start: Date, end: Date, now?: () => number) => parseWithLimits(source, start, end, { limits: IMPORTED_TEXT_LIMITS, now });
+const parseIcsFeed = (source: string, start: Date, end: Date, cpuMs?: () => number) => parseWithLimits(source, start, end, { limits: IMPORTED_TEXT_LIMITS, cpuMs });
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
@@ -114,14 +114,27 @@ describe('parseIcsFeed on hostile input', () => {
   });
 });
 
-it('stops a parse that runs past its time budget', () => {
+it('stops a parse that runs past its CPU budget', () => {
   let clock = 0;
   const series = `BEGIN:VEVENT\r\nUID:slow\r\nDTSTART:20250101T000000Z\r\nDTEND:20250101T000100Z\r\nRRULE:FREQ=MINUTELY\r\nEND:VEVENT\r\n`;
-  // Every reading of the clock is one second later: the 5 s budget is spent after a few checks.
+  // Every reading of the CPU clock is one second later: the 5 s budget is spent after a few checks.
   const feed = `BEGIN:VCALENDAR\r\nVERSION:2.0\r\n${series}END:VCALENDAR\r\n`;
   expect(() => parseIcsFeed(feed, new Date('2026-01-01T00:00:00Z'), new Date('2026-03-01T00:00:00Z'), () => (clock += 1000))).toThrow(
     'the feed takes too long to read',
   );
+});
+
+it('counts CPU time, not the wall clock: a parse that waits for a core (a busy machine) is not refused', () => {
+  // The wall clock runs a minute on at every reading, as it seems to a thread that keeps waiting for a core.
+  let wall = Date.now();
+  const waiting = jest.spyOn(Date, 'now').mockImplementation(() => (wall += 60_000));
+  try {
+    const series = `BEGIN:VEVENT\r\nUID:busy\r\nDTSTART:20270301T000000Z\r\nDTEND:20270301T001500Z\r\nRRULE:FREQ=MINUTELY;INTERVAL=30;COUNT=12000\r\nEND:VEVENT\r\n`;
+    const feed = `BEGIN:VCALENDAR\r\nVERSION:2.0\r\n${series}END:VCALENDAR\r\n`;
+    expect(parseIcsFeed(feed, new Date('2027-03-01T00:00:00Z'), new Date('2028-02-28T00:00:00Z'))).toHaveLength(12_000);
+  } finally {
+    waiting.mockRestore();
+  }
 });
 
 describe('parseIcsFeed hands back bounded text', () => {
