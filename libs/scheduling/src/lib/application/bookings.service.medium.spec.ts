@@ -18,6 +18,8 @@ describe('BookingsService (medium)', () => {
     const startTime = new Date(Date.UTC(2026, 10, 23, 9 + hour));
     return { startTime, endTime: new Date(startTime.getTime() + minutes * 60_000) };
   };
+  /** Creates a booking and answers it (without the manage token shown once with it). */
+  const book = async (command: Parameters<BookingsService['create']>[1]) => (await bookings.create(org, command)).booking;
   const outbox = (type: string) =>
     ctx.query<{ id: string }>(`SELECT data->>'id' AS id FROM outbox_events WHERE organization_id = $1 AND type = $2 ORDER BY seq`, [org, type]);
 
@@ -32,7 +34,7 @@ describe('BookingsService (medium)', () => {
   });
 
   it('writes a booking and its booking.created event together, and neither when the time overlaps', async () => {
-    const first = await bookings.create(org, { scheduleId, ...at(0), attendee });
+    const first = await book({ scheduleId, ...at(0), attendee });
     expect(first.status).toBe('PENDING');
     await expect(bookings.create(org, { scheduleId, ...at(0, 30), attendee })).rejects.toMatchObject({ code: 'booking_overlap' });
 
@@ -65,7 +67,7 @@ describe('BookingsService (medium)', () => {
 
     // Another day has its own limit; outside the availability is refused whatever the count.
     const tuesday = { startTime: new Date('2026-11-24T10:00:00Z'), endTime: new Date('2026-11-24T11:00:00Z') };
-    await expect(bookings.create(org, { scheduleId, eventTypeId: type.id, ...tuesday, attendee })).resolves.toMatchObject({ status: 'PENDING' });
+    await expect(book({ scheduleId, eventTypeId: type.id, ...tuesday, attendee })).resolves.toMatchObject({ status: 'PENDING' });
     const evening = { startTime: new Date('2026-11-24T18:00:00Z'), endTime: new Date('2026-11-24T19:00:00Z') };
     await expect(bookings.create(org, { scheduleId, eventTypeId: type.id, ...evening, attendee })).rejects.toMatchObject({
       code: 'slot_unavailable',
@@ -74,7 +76,7 @@ describe('BookingsService (medium)', () => {
   });
 
   it('moves through its state machine, announcing each move with the previous status, and refuses the rest', async () => {
-    const booking = await bookings.create(org, { scheduleId, ...at(2), attendee });
+    const booking = await book({ scheduleId, ...at(2), attendee });
     const confirmed = await bookings.update(org, booking.id, { status: 'CONFIRMED' });
     expect(confirmed.status).toBe('CONFIRMED');
     await expect(bookings.update(org, booking.id, { status: 'PENDING' })).rejects.toMatchObject({ code: 'invalid_transition' });
@@ -93,13 +95,13 @@ describe('BookingsService (medium)', () => {
   });
 
   it('frees the time of a cancelled booking, and a second cancellation changes nothing', async () => {
-    const booking = await bookings.create(org, { scheduleId, ...at(3), attendee });
+    const booking = await book({ scheduleId, ...at(3), attendee });
     ctx.clock.set('2026-11-21T09:00:00Z');
     const cancelled = await bookings.cancel(org, booking.id);
-    expect(cancelled).toMatchObject({ status: 'CANCELLED', cancelledAt: new Date('2026-11-21T09:00:00Z') });
+    expect(cancelled).toMatchObject({ status: 'CANCELLED', cancelledAt: new Date('2026-11-21T09:00:00Z'), cancelledBy: 'api' });
     await bookings.cancel(org, booking.id);
     expect(await outbox('booking.cancelled')).toEqual([{ id: booking.id }]);
 
-    await expect(bookings.create(org, { scheduleId, ...at(3), attendee })).resolves.toMatchObject({ status: 'PENDING' });
+    await expect(book({ scheduleId, ...at(3), attendee })).resolves.toMatchObject({ status: 'PENDING' });
   });
 });
