@@ -20,6 +20,7 @@ SELECT create_distributed_function('booking_blocked_time(timestamptz, timestampt
 
 SELECT create_distributed_table('schedules', 'organization_id');
 SELECT create_distributed_table('event_types', 'organization_id', colocate_with => 'schedules');
+SELECT create_distributed_table('booking_series', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('bookings', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('calendar_feeds', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('calendar_integrations', 'organization_id', colocate_with => 'schedules');

@@ -58,6 +58,12 @@ const REFUSED: BodyCase[] = [
   { operationId: 'Bookings_create', why: 'a metadata key of 41 characters', body: (r) => booking(r, { metadata: { ['k'.repeat(41)]: 1 } }), field: 'metadata' },
   { operationId: 'Bookings_create', why: 'an empty metadata key', body: (r) => booking(r, { metadata: { '': 1 } }), field: 'metadata' },
   { operationId: 'Bookings_create', why: 'a metadata object value', body: (r) => booking(r, { metadata: { nested: { a: 1 } } }), field: 'metadata' },
+  { operationId: 'Bookings_create', why: 'a series of 53', body: (r) => booking(r, { recurrence: { frequency: 'weekly', count: 53 } }), field: 'recurrence.count' },
+  { operationId: 'Bookings_create', why: 'a series every 0 days', body: (r) => booking(r, { recurrence: { frequency: 'daily', interval: 0, count: 3 } }), field: 'recurrence.interval' },
+  { operationId: 'Bookings_create', why: 'a yearly series', body: (r) => booking(r, { recurrence: { frequency: 'yearly', count: 3 } }), field: 'recurrence.frequency' },
+  { operationId: 'Bookings_create', why: 'an unknown recurrence member', body: (r) => booking(r, { recurrence: { frequency: 'daily', count: 3, until: '2029-02-01' } }), field: 'recurrence.until' },
+  { operationId: 'Bookings_create', why: 'on_conflict other than skip', body: (r) => booking(r, { recurrence: { frequency: 'daily', count: 3 }, on_conflict: 'fail' }), field: 'on_conflict' },
+  { operationId: 'Bookings_create', why: 'on_conflict without recurrence', body: (r) => booking(r, { on_conflict: 'skip' }), field: 'on_conflict' },
   { operationId: 'Bookings_create', why: 'a metadata array value', body: (r) => booking(r, { metadata: { list: [1, 2] } }), field: 'metadata' },
   { operationId: 'Bookings_create', why: 'a metadata string of 501 characters', body: (r) => booking(r, { metadata: { note: 'x'.repeat(501) } }), field: 'metadata' },
   { operationId: 'Bookings_create', why: 'metadata that is an array', body: (r) => booking(r, { metadata: ['a'] }), field: 'metadata' },
@@ -286,7 +292,7 @@ describe('OpenAPI document and server refuse and accept the same inputs (e2e)', 
 
   it('every GET answers a NUL character in the query string with the 400 it documents', async () => {
     const gets = schemas.operations().filter((o) => o.method === 'get');
-    expect(gets.length).toBe(44);
+    expect(gets.length).toBe(45);
     for (const operation of gets) {
       const path = operation.path === '/calendar/{file}' ? '/calendar/none.ics' : fillPath(operation.path, pathValues(operation.path, r));
       const response = await call(t, operation, `${path}?q=%00`, r);

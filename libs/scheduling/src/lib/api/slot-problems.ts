@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiExtraModels, ApiPropertyOptional, ApiResponse, getSchemaPath } from '@nestjs/swagger';
 import { Problem } from '@almanac/shared';
 import { SLOT_UNAVAILABLE_REASONS, SlotUnavailableReason } from '../domain/slots';
+import { OccurrenceConflict } from './dto/booking.dto';
 
 /** The problem of a booking write's 409: `reason` is there for `slot_unavailable` alone. */
 export class BookingConflictProblem extends Problem {
@@ -11,6 +12,13 @@ export class BookingConflictProblem extends Problem {
       'slot_unavailable only: outside_availability (not inside one window of the schedule), minimum_notice, booking_window (too far ahead) or daily_limit (max_bookings_per_day reached that local date)',
   })
   readonly reason?: SlotUnavailableReason;
+
+  @ApiPropertyOptional({
+    type: [OccurrenceConflict],
+    description:
+      'recurrence_conflict only: every occurrence of the series that cannot be booked (not only the first), by index; nothing was created',
+  })
+  readonly conflicts?: OccurrenceConflict[];
 }
 
 /**
@@ -23,7 +31,7 @@ export function ApiBookingConflict(): MethodDecorator {
     ApiResponse({
       status: 409,
       description:
-        'Conflict: booking_overlap (the blocked time, buffers included, overlaps another booking), invalid_transition, notice_period_passed (an attendee past the event type\'s notice), or slot_unavailable with a reason',
+        'Conflict: booking_overlap (the blocked time, buffers included, overlaps another booking), invalid_transition, notice_period_passed (an attendee past the event type\'s notice), slot_unavailable with a reason, or (a create with recurrence) recurrence_conflict with conflicts',
       content: { 'application/problem+json': { schema: { $ref: getSchemaPath(BookingConflictProblem) } } },
     }),
   );

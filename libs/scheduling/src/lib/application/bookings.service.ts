@@ -49,6 +49,13 @@ export interface CreatedBooking {
   readonly manageToken: string;
 }
 
+/** What a create names, checked, and how each booking it makes is built (with its manage token). */
+export interface ResolvedCreate {
+  readonly schedule: ScheduleRef;
+  readonly eventType: (EventTypeRef & { id: string }) | null;
+  build(at: { id: string; startTime: Date; endTime: Date; seriesId?: string }, now: Date): CreatedBooking;
+}
+
 /** Who cancels, and why when they say it: the API's DELETE and PATCH are `api`. */
 export interface Canceller {
   readonly cancelledBy: CancelledBy;
@@ -64,6 +71,7 @@ export type BookingGuard = (current: Booking, now: Date) => void;
 export interface BookingListQuery {
   scheduleId?: string;
   eventTypeId?: string;
+  seriesId?: string;
   status?: BookingStatus;
   upcoming?: boolean;
   startDate?: string;
@@ -91,6 +99,31 @@ export class BookingsService {
    * the same time cannot both succeed. Every booking gets its manage token here (only its hash is kept).
    */
   async create(organizationId: string, command: CreateBookingCommand): Promise<CreatedBooking> {
+    const resolved = await this.resolveCreate(organizationId, command);
+    const now = this.clock.now();
+    const { booking, manageToken } = resolved.build({ id: newId(), startTime: command.startTime, endTime: command.endTime }, now);
+    const announcement = bookingChanged('booking.created', booking, this.clock.now());
+    const { schedule, eventType } = resolved;
+    if (eventType && hasAvailability(schedule.availability)) {
+      // Against availability: the checks and the insert run in one transaction, under the daily
+      // limit's lock when the type has one, so concurrent bookings for its last place take turns.
+      const created = await this.transactions.run(async () => {
+        await this.assertFits(booking, schedule, eventType, now);
+        return this.bookings.insert(booking, announcement);
+      });
+      return { booking: created, manageToken };
+    }
+    // One statement writes the booking and its announcement (both or neither); the overlap rule is
+    // still the exclusion constraint's.
+    return { booking: await this.bookings.insert(booking, announcement), manageToken };
+  }
+
+  /**
+   * The schedule and event type a create names (422 `invalid_reference` when one is not the
+   * organization's), and how a new booking of that request is made, with its manage token: a single
+   * booking, or each occurrence of a series.
+   */
+  async resolveCreate(organizationId: string, command: CreateBookingCommand): Promise<ResolvedCreate> {
     const eventTypeId = command.eventTypeId ?? null;
     const missing: FieldError[] = [];
     const noSchedule = { field: 'schedule_id', message: 'does not name a schedule of this organization' };
@@ -110,39 +143,33 @@ export class BookingsService {
     if (missing.length > 0 || !refs.schedule.found) {
       throw new DomainError('invalid_reference', 'The request names a record that does not exist.', missing);
     }
+    const schedule: ScheduleRef = refs.schedule;
     const eventType = refs.eventType?.found && eventTypeId !== null ? { ...refs.eventType, id: eventTypeId } : null;
-    const now = this.clock.now();
-    const manageToken = issueManageToken();
-    const booking = newBooking(
-      {
-        ...command,
-        id: newId(),
-        organizationId,
-        manageTokenHash: manageToken.hash,
-        schedule: refs.schedule,
-        eventType: eventType && {
-          id: eventType.id,
-          title: eventType.title,
-          locationType: eventType.locationType,
-          bufferBefore: eventType.rules.bufferBefore,
-          bufferAfter: eventType.rules.bufferAfter,
-        },
+    return {
+      schedule,
+      eventType,
+      build: (at, now) => {
+        const manageToken = issueManageToken();
+        const booking = newBooking(
+          {
+            ...command,
+            ...at,
+            organizationId,
+            manageTokenHash: manageToken.hash,
+            schedule,
+            eventType: eventType && {
+              id: eventType.id,
+              title: eventType.title,
+              locationType: eventType.locationType,
+              bufferBefore: eventType.rules.bufferBefore,
+              bufferAfter: eventType.rules.bufferAfter,
+            },
+          },
+          now,
+        );
+        return { booking, manageToken: manageToken.token };
       },
-      now,
-    );
-    const announcement = bookingChanged('booking.created', booking, this.clock.now());
-    if (eventType && hasAvailability(refs.schedule.availability)) {
-      // Against availability: the checks and the insert run in one transaction, under the daily
-      // limit's lock when the type has one, so concurrent bookings for its last place take turns.
-      const created = await this.transactions.run(async () => {
-        await this.assertFits(booking, refs.schedule as ScheduleRef, eventType, now);
-        return this.bookings.insert(booking, announcement);
-      });
-      return { booking: created, manageToken: manageToken.token };
-    }
-    // One statement writes the booking and its announcement (both or neither); the overlap rule is
-    // still the exclusion constraint's.
-    return { booking: await this.bookings.insert(booking, announcement), manageToken: manageToken.token };
+    };
   }
 
   /**
@@ -159,14 +186,13 @@ export class BookingsService {
     let sameDayCount = 0;
     if (eventType.rules.maxBookingsPerDay !== null) {
       const date = localDateOf(booking.startTime.getTime(), schedule.timezone);
-      await this.bookings.lockDailyLimit(booking.organizationId, booking.scheduleId, eventType.id, date.toString());
+      await this.bookings.lockDailyLimits(booking.organizationId, booking.scheduleId, eventType.id, [date.toString()]);
       const day = localDayBounds(date, schedule.timezone);
-      sameDayCount = await this.bookings.countSameDay(
+      [sameDayCount = 0] = await this.bookings.countSameDay(
         booking.organizationId,
         booking.scheduleId,
         eventType.id,
-        new Date(day.start),
-        new Date(day.end),
+        [{ from: new Date(day.start), to: new Date(day.end) }],
         booking.id,
       );
     }
@@ -224,6 +250,7 @@ export class BookingsService {
     const filter: BookingListFilter = {
       scheduleId: query.scheduleId,
       eventTypeId: query.eventTypeId,
+      seriesId: query.seriesId,
       status: query.status,
       startsAtOrAfter: [],
       attendeeEmailContains: query.attendeeEmail,

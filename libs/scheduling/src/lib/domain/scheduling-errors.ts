@@ -1,4 +1,5 @@
 import { DomainError } from '@almanac/shared/domain';
+import { CandidateConflict, conflictMember } from './booking-candidates';
 import type { SlotUnavailableReason } from './slots';
 
 export class BookingOverlapError extends DomainError {
@@ -32,10 +33,26 @@ export class SlotUnavailableError extends DomainError {
   }
 }
 
+/**
+ * 409 `recurrence_conflict`: occurrences of a series break a rule, so nothing was created. `conflicts`
+ * names every one of them (not only the first), each with its reason.
+ */
+export class RecurrenceConflictError extends DomainError {
+  constructor(readonly conflicts: readonly CandidateConflict[]) {
+    super(
+      'recurrence_conflict',
+      `${conflicts.length} occurrence(s) of the series cannot be booked; none was created.`,
+      undefined,
+      { conflicts: conflicts.map(conflictMember) },
+    );
+  }
+}
+
 /** Scheduling's own error codes and their HTTP statuses (registered by SchedulingModule). */
 export const SCHEDULING_ERROR_CODES = {
   booking_overlap: 409,
   schedule_in_use: 409,
   slot_unavailable: 409,
   notice_period_passed: 409,
+  recurrence_conflict: 409,
 } as const;

@@ -7,7 +7,7 @@ import {
   openMinutesOf,
   openMinutesOnWeekday,
   WEEKDAYS,
-  windowsBetween,
+  ScheduleCalendar,
   ZoneOffsets,
 } from './availability';
 import { BookingRules, MIN_SLOT_INTERVAL } from './booking-rules';
@@ -343,6 +343,8 @@ export interface FitQuery {
   readonly now: number;
   /** PENDING/CONFIRMED bookings of this event type and schedule starting on the booking's local date (itself excluded). */
   readonly sameDayCount: number;
+  /** The schedule's calendar over a span holding the time, when the caller checks many times. */
+  readonly calendar?: ScheduleCalendar;
 }
 
 /**
@@ -351,12 +353,11 @@ export interface FitQuery {
  */
 export function bookingMisfit(q: FitQuery): SlotUnavailableReason | null {
   if (!hasAvailability(q.availability)) return null;
-  const inside = windowsBetween(q.availability, q.start, q.end, q.scheduleTimeZone).some(
-    ({ span }) => span.start <= q.start && q.end <= span.end,
-  );
-  if (!inside) return 'outside_availability';
+  // When several rules refuse a time, the one named is the first of notice, window of days, availability.
   if (q.start < q.now + q.rules.minimumNotice * MINUTE) return 'minimum_notice';
   if (q.rules.bookingWindowDays !== null && q.start >= q.now + q.rules.bookingWindowDays * DAY) return 'booking_window';
+  const calendar = q.calendar ?? new ScheduleCalendar(q.availability, q.scheduleTimeZone, q.start, q.end);
+  if (!calendar.insideOneWindow(q.start, q.end)) return 'outside_availability';
   if (q.rules.maxBookingsPerDay !== null && q.sameDayCount >= q.rules.maxBookingsPerDay) return 'daily_limit';
   return null;
 }

@@ -8,14 +8,17 @@ import { SCHEDULE_TABLE } from './schedule.table';
 import { BOOKING_TABLE } from './booking.table';
 import { likeLiteral, pageWithTotal, translateBookingWriteError } from './sql';
 
-type BookingRow = Record<string, unknown> & { total?: string };
+export type BookingRow = Record<string, unknown> & { total?: string };
 
-const BOOKING_COLUMNS = BOOKING_TABLE.select();
-const toBooking = (row: BookingRow): Booking => BOOKING_TABLE.fromRow(row);
+export const BOOKING_COLUMNS = BOOKING_TABLE.select();
+export const toBooking = (row: BookingRow): Booking => BOOKING_TABLE.fromRow(row);
 
-/** The insert, as a statement: `insert` runs it alone, or as the CTE before the outbox event's. */
-function bookingInsertQuery(b: Booking): SqlStatement {
-  const insert = BOOKING_TABLE.insert(b);
+/**
+ * The insert of one or more bookings, as a statement with placeholders from `$firstParam` on:
+ * `insert` runs it alone or as the CTE before the outbox event's, a series as one of its CTEs.
+ */
+export function bookingsInsertQuery(bookings: readonly Booking[], firstParam = 1): SqlStatement {
+  const insert = BOOKING_TABLE.insertMany(bookings, firstParam);
   return { text: `${insert.text} RETURNING ${BOOKING_COLUMNS}`, values: insert.values };
 }
 
@@ -38,7 +41,7 @@ export class BookingRepository {
    */
   async insert(b: Booking, announce?: DomainEvent): Promise<Booking> {
     try {
-      let query = bookingInsertQuery(b);
+      let query = bookingsInsertQuery([b]);
       if (announce) {
         const event = this.outbox.statement([announce], query.values.length + 1);
         query = {
@@ -118,6 +121,7 @@ export class BookingRepository {
     const where = [`organization_id = ${p.add(organizationId)}`];
     if (filter.scheduleId) where.push(`schedule_id = ${p.add(filter.scheduleId)}`);
     if (filter.eventTypeId) where.push(`event_type_id = ${p.add(filter.eventTypeId)}`);
+    if (filter.seriesId) where.push(`series_id = ${p.add(filter.seriesId)}`);
     if (filter.status) where.push(`status = ${p.add(filter.status)}`);
     for (const from of filter.startsAtOrAfter ?? []) where.push(`start_time >= ${p.add(from)}`);
     if (filter.startsBefore) where.push(`start_time < ${p.add(filter.startsBefore)}`);
@@ -174,39 +178,72 @@ export class BookingRepository {
   }
 
   /**
-   * Serializes, until the transaction ends, the bookings that count against one daily limit
-   * (schedule, event type, local date): the count and the insert of each run one after another.
+   * Serializes, until the transaction ends, the bookings that count against daily limits (schedule,
+   * event type, local date): the count and the insert of each run one after another. Several dates
+   * are locked by one statement, in a fixed order, so two requests locking overlapping sets of dates
+   * wait for each other instead of deadlocking.
    */
-  async lockDailyLimit(
+  async lockDailyLimits(
     organizationId: string,
     scheduleId: string,
     eventTypeId: string,
-    localDate: string,
+    localDates: readonly string[],
   ): Promise<void> {
-    await this.db.rowsInTransaction(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
-      `booking-daily-limit:${organizationId}:${scheduleId}:${eventTypeId}:${localDate}`,
-    ]);
+    const keys = [...new Set(localDates)]
+      .sort()
+      .map((date) => `booking-daily-limit:${organizationId}:${scheduleId}:${eventTypeId}:${date}`);
+    await this.db.rowsInTransaction(
+      `SELECT count(pg_advisory_xact_lock(hashtextextended(k, 0)))
+       FROM (SELECT k FROM unnest($1::text[]) WITH ORDINALITY AS u(k, n) ORDER BY n) AS keys`,
+      [keys],
+    );
   }
 
   /**
-   * PENDING/CONFIRMED bookings of the schedule and event type starting in `[from, to)` (one local
-   * date), other than `exceptId`: what a daily limit counts.
+   * For each span `[from, to)` (one local date each), the PENDING/CONFIRMED bookings of the schedule
+   * and event type starting in it, other than `exceptId`: what a daily limit counts. One statement
+   * for all the spans.
    */
   async countSameDay(
     organizationId: string,
     scheduleId: string,
     eventTypeId: string,
-    from: Date,
-    to: Date,
-    exceptId: string,
-  ): Promise<number> {
-    const [row] = await this.db.rows<{ n: number }>(
-      `SELECT count(*)::int AS n FROM bookings
-       WHERE organization_id = $1 AND schedule_id = $2 AND event_type_id = $3 AND status IN ('PENDING', 'CONFIRMED')
-         AND start_time >= $4 AND start_time < $5 AND id <> $6`,
-      [organizationId, scheduleId, eventTypeId, from, to, exceptId],
+    days: readonly { from: Date; to: Date }[],
+    exceptId: string | null,
+  ): Promise<number[]> {
+    const rows = await this.db.rows<{ n: number }>(
+      `SELECT (SELECT count(*)::int FROM bookings
+                WHERE organization_id = $1 AND schedule_id = $2 AND event_type_id = $3
+                  AND status IN ('PENDING', 'CONFIRMED') AND start_time >= d.day_from AND start_time < d.day_to
+                  AND id IS DISTINCT FROM $6::uuid) AS n
+       FROM unnest($4::timestamptz[], $5::timestamptz[]) WITH ORDINALITY AS d(day_from, day_to, n)
+       ORDER BY d.n`,
+      [organizationId, scheduleId, eventTypeId, days.map((d) => d.from), days.map((d) => d.to), exceptId],
     );
-    return row?.n ?? 0;
+    return rows.map((row) => row.n);
+  }
+
+  /**
+   * For each span (a candidate's blocked time), whether it overlaps the blocked time of a
+   * PENDING/CONFIRMED booking of the schedule: one statement, one probe of the exclusion
+   * constraint's index per span.
+   */
+  async overlapsBookings(
+    organizationId: string,
+    scheduleId: string,
+    spans: readonly { from: Date; to: Date }[],
+  ): Promise<boolean[]> {
+    const rows = await this.db.rows<{ taken: boolean }>(
+      `SELECT EXISTS (
+           SELECT 1 FROM bookings
+            WHERE organization_id = $1 AND schedule_id = $2 AND status IN ('PENDING', 'CONFIRMED')
+              AND booking_blocked_time(start_time, end_time, buffer_before, buffer_after) && tstzrange(c.span_from, c.span_to, '[)')
+         ) AS taken
+       FROM unnest($3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS c(span_from, span_to, n)
+       ORDER BY c.n`,
+      [organizationId, scheduleId, spans.map((s) => s.from), spans.map((s) => s.to)],
+    );
+    return rows.map((row) => row.taken);
   }
 
   /**
