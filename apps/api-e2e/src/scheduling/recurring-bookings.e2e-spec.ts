@@ -76,10 +76,16 @@ describe('recurring bookings (e2e)', () => {
         ['2027-03-29T07:00:00.000Z', '2027-03-29T07:45:00.000Z'],
         ['2027-04-05T07:00:00.000Z', '2027-04-05T07:45:00.000Z'],
       ]);
+      // Each occurrence, as a single create's answer, carries its own manage token (shown only here).
       for (const b of bookings) {
-        expect(Object.keys(b).sort()).toEqual(BOOKING_FIELDS);
+        expect(Object.keys(b).sort()).toEqual([...BOOKING_FIELDS, 'manage_token'].sort());
         expect(b).toMatchObject({ series_id: data['series_id'], status: 'PENDING', timezone: 'Europe/Berlin', attendee_email: 'ada@example.com' });
+        expect(b['manage_token']).toMatch(/^bkt_[0-9A-Za-z]{32}$/);
       }
+      expect(new Set(bookings.map((b) => b['manage_token'])).size).toBe(4);
+      const view = await t.api.get(`/public/v1/bookings/${bookings[3]!['manage_token']}`).expect(200);
+      expect(view.body.data).toMatchObject({ id: bookings[3]!['id'], start_time: '2027-04-05T07:00:00.000Z' });
+      const { manage_token: _token, ...thirdAsRead } = bookings[2]!;
 
       const rows = await rowsOfSchedule(scheduleId);
       expect(rows.map((r) => r.id)).toEqual(bookings.map((b) => b['id']));
@@ -90,16 +96,18 @@ describe('recurring bookings (e2e)', () => {
 
       // Every booking response carries series_id; the single GET and the list filter.
       const one = await t.api.get(`/api/v1/bookings/${bookings[2]!['id']}`).set(a.auth).expect(200);
-      expect(one.body.data).toEqual(bookings[2]);
+      expect(one.body.data).toEqual(thirdAsRead);
       const single = await createBooking(t, a, scheduleId, { start_time: '2027-03-16T08:00:00Z', end_time: '2027-03-16T09:00:00Z' });
       expect(single['series_id']).toBeNull();
       const listed = await t.api.get('/api/v1/bookings').query({ series_id: data['series_id'] }).set(a.auth).expect(200);
+      expect(listed.body.data.every((b: Json) => b['manage_token'] === undefined)).toBe(true);
       expect(listed.body.data.map((b: Json) => b['id'])).toEqual(bookings.map((b) => b['id']));
       expect(listed.body.meta.total).toBe(4);
       await t.api.get('/api/v1/bookings').query({ series_id: 'nope' }).set(a.auth).expect(400);
 
       const got = await t.api.get(res.headers['location'] as string).set(a.auth).expect(200);
-      expect(got.body.data).toEqual({ id: data['series_id'], recurrence: data['recurrence'], bookings });
+      expect(got.body.data).toEqual({ id: data['series_id'], recurrence: data['recurrence'], bookings: listed.body.data });
+      expect(got.body.data.bookings.map((b: Json) => b['id'])).toEqual(bookings.map((b) => b['id']));
     });
 
     it("keeps 09:00 America/New_York (the schedule's zone) across the November change: daily", async () => {
