@@ -32,6 +32,12 @@ export interface LimitedTime {
   readonly end: number;
 }
 
+/** The limits' answer for times judged one by one (see `BookingLimits.counter`). */
+export interface LimitCounter {
+  reasonFor(index: number): LimitReason | null;
+  keep(index: number): void;
+}
+
 /**
  * The limits a booking meets: the schedule's always (with or without an event type or
  * availability), the event type's when the booking is made with it on a schedule that has
@@ -59,7 +65,7 @@ export function limitTargetOf(
  * names the first limit each time breaks. Concurrent writes for the last place of a limit take the
  * same lock, so they count one after another and exactly one wins.
  *
- * A series of bookings checks all its occurrences at once: one `lock` and one `reasons` for all of
+ * A series of bookings checks all its occurrences at once: one `lock` and one `counter` for all of
  * them, before inserting the ones that fit (each occurrence kept counts toward the next ones).
  */
 @Injectable()
@@ -92,16 +98,33 @@ export class BookingLimits {
     times: readonly LimitedTime[],
     exceptIds: readonly string[],
   ): Promise<(LimitReason | null)[]> {
-    if (!this.applies(target) || times.length === 0) return times.map(() => null);
+    const counter = await this.counter(target, times, exceptIds);
+    return times.map((_, i) => {
+      const reason = counter.reasonFor(i);
+      if (reason === null) counter.keep(i);
+      return reason;
+    });
+  }
+
+  /**
+   * For a caller that judges times by other rules too (a series: overlaps, availability): one count
+   * of every period the times start in, then `reasonFor(i)` asks about time i given what is booked
+   * and what was kept, and `keep(i)` counts time i in once the caller decides to book it. Call under `lock`.
+   */
+  async counter(
+    target: LimitTarget,
+    times: readonly LimitedTime[],
+    exceptIds: readonly string[] = [],
+  ): Promise<LimitCounter> {
+    if (!this.applies(target) || times.length === 0) return { reasonFor: () => null, keep: () => undefined };
     const zone = this.zoneFor(target, times);
     const days = times.map((t) => localDayOf(zone, t.start));
     const ledger = await this.ledger(target, zone, days, exceptIds);
-    return times.map((t, i) => {
-      const minutes = bookedMinutes(t.start, t.end);
-      const reason = ledger.reasonFor(days[i]!, minutes);
-      if (reason === null) ledger.add(days[i]!, minutes, target.eventTypeId !== null);
-      return reason;
-    });
+    const minutes = (i: number) => bookedMinutes(times[i]!.start, times[i]!.end);
+    return {
+      reasonFor: (i) => ledger.reasonFor(days[i]!, minutes(i)),
+      keep: (i) => ledger.add(days[i]!, minutes(i), target.eventTypeId !== null),
+    };
   }
 
   /**
