@@ -74,13 +74,13 @@ function limitOnOf(rules, schedule, bookings, from, to) {
 }
 
 /** One query's domain work: the limits' ledger, then the slots. */
-function compute(query) {
+function slotsOf(query) {
   return availableSlots({ ...query, limitOn: query.limitsOf() });
 }
 
 /** The answer as the controller builds it (its service computing the slots here), then its JSON. */
 async function answer(query) {
-  const controller = new SlotsController({ list: async () => ({ slots: compute(query), timezone: query.timeZone }) });
+  const controller = new SlotsController({ list: async () => ({ slots: slotsOf(query), timezone: query.timeZone }) });
   const body = await controller.list({ organizationId: 'bench' }, { event_type_id: 'x', schedule_id: 'y' });
   return JSON.stringify(body);
 }
@@ -88,12 +88,12 @@ async function answer(query) {
 async function main() {
   const runs = Number(/--runs=(\d+)/.exec(process.argv.slice(2).join(' '))?.[1] ?? 200);
   const query = benchCase(Date.parse('2026-11-25T12:00:00Z'));
-  let slots = compute(query);
+  let slots = slotsOf(query);
   let bytes = 0;
   for (let i = 0; i < 50; i++) bytes = (await answer(query)).length;
 
   const compute = process.cpuUsage();
-  for (let i = 0; i < runs; i++) slots = compute(query);
+  for (let i = 0; i < runs; i++) slots = slotsOf(query);
   const computeUs = process.cpuUsage(compute);
   const full = process.cpuUsage();
   for (let i = 0; i < runs; i++) bytes = (await answer(query)).length;
