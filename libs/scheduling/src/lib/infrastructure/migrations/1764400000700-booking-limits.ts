@@ -7,8 +7,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * starting in a day, a week or a month: a partial index on (schedule, start) carrying the end and the
  * event type answers that count from the index alone, however many bookings the schedule has.
  */
-export class SchedulingBookingLimits1764400000000 implements MigrationInterface {
-  name = 'SchedulingBookingLimits1764400000000';
+export class SchedulingBookingLimits1764400000700 implements MigrationInterface {
+  name = 'SchedulingBookingLimits1764400000700';
 
   async up(runner: QueryRunner): Promise<void> {
     await runner.query(`
