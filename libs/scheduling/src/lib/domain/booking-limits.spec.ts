@@ -2,31 +2,18 @@ import { Temporal } from 'temporal-polyfill';
 import { epochDayOf, isoDateOfEpochDay } from './availability';
 import {
   EMPTY_TOTALS,
-  EventTypeLimits,
   LimitLedger,
   limitLockKeys,
   LimitSet,
   localDayOf,
+  NO_EVENT_TYPE_LIMITS,
+  NO_SCHEDULE_LIMITS,
   periodOf,
   periodSpan,
   periodsToCount,
-  ScheduleLimits,
   zoneForPeriods,
 } from './booking-limits';
 
-const NO_TYPE_LIMITS: EventTypeLimits = {
-  maxBookingsPerDay: null,
-  maxBookingsPerWeek: null,
-  maxBookingsPerMonth: null,
-  maxBookedMinutesPerDay: null,
-  maxBookedMinutesPerWeek: null,
-};
-const NO_SCHEDULE_LIMITS: ScheduleLimits = {
-  maxBookingsPerDay: null,
-  maxBookingsPerWeek: null,
-  maxBookedMinutesPerDay: null,
-  maxBookedMinutesPerWeek: null,
-};
 const day = (date: string): number => epochDayOf(date);
 const dates = (p: { firstDay: number; endDay: number }) => [isoDateOfEpochDay(p.firstDay), isoDateOfEpochDay(p.endDay)];
 
@@ -70,7 +57,7 @@ describe('periods', () => {
 
   it('only the kinds some limit needs are counted, each period once; lock keys sorted by scope', () => {
     const limits: LimitSet = {
-      eventType: { ...NO_TYPE_LIMITS, maxBookingsPerMonth: 3 },
+      eventType: { ...NO_EVENT_TYPE_LIMITS, maxBookingsPerMonth: 3 },
       schedule: { ...NO_SCHEDULE_LIMITS, maxBookedMinutesPerWeek: 60 },
     };
     const days = [day('2027-01-29'), day('2027-01-30'), day('2027-02-01')];
@@ -97,13 +84,13 @@ describe('the ledger', () => {
   }
 
   it.each([
-    ['a count limit refuses the (N+1)-th', { ...NO_TYPE_LIMITS, maxBookingsPerDay: 2 }, { typeBookings: 2 }, 'day', 30, 'daily_limit'],
-    ['under it', { ...NO_TYPE_LIMITS, maxBookingsPerDay: 2 }, { typeBookings: 1, bookings: 9 }, 'day', 30, null],
-    ['weekly', { ...NO_TYPE_LIMITS, maxBookingsPerWeek: 1 }, { typeBookings: 1 }, 'week', 30, 'weekly_limit'],
-    ['monthly', { ...NO_TYPE_LIMITS, maxBookingsPerMonth: 1 }, { typeBookings: 1 }, 'month', 30, 'monthly_limit'],
-    ['minutes: exactly the limit fits', { ...NO_TYPE_LIMITS, maxBookedMinutesPerDay: 90 }, { typeMinutes: 60 }, 'day', 30, null],
-    ['minutes: one more does not', { ...NO_TYPE_LIMITS, maxBookedMinutesPerDay: 90 }, { typeMinutes: 60 }, 'day', 31, 'duration_limit'],
-    ['weekly minutes', { ...NO_TYPE_LIMITS, maxBookedMinutesPerWeek: 90 }, { typeMinutes: 80 }, 'week', 30, 'duration_limit'],
+    ['a count limit refuses the (N+1)-th', { ...NO_EVENT_TYPE_LIMITS, maxBookingsPerDay: 2 }, { typeBookings: 2 }, 'day', 30, 'daily_limit'],
+    ['under it', { ...NO_EVENT_TYPE_LIMITS, maxBookingsPerDay: 2 }, { typeBookings: 1, bookings: 9 }, 'day', 30, null],
+    ['weekly', { ...NO_EVENT_TYPE_LIMITS, maxBookingsPerWeek: 1 }, { typeBookings: 1 }, 'week', 30, 'weekly_limit'],
+    ['monthly', { ...NO_EVENT_TYPE_LIMITS, maxBookingsPerMonth: 1 }, { typeBookings: 1 }, 'month', 30, 'monthly_limit'],
+    ['minutes: exactly the limit fits', { ...NO_EVENT_TYPE_LIMITS, maxBookedMinutesPerDay: 90 }, { typeMinutes: 60 }, 'day', 30, null],
+    ['minutes: one more does not', { ...NO_EVENT_TYPE_LIMITS, maxBookedMinutesPerDay: 90 }, { typeMinutes: 60 }, 'day', 31, 'duration_limit'],
+    ['weekly minutes', { ...NO_EVENT_TYPE_LIMITS, maxBookedMinutesPerWeek: 90 }, { typeMinutes: 80 }, 'week', 30, 'duration_limit'],
   ] as const)('%s', (_name, type, totals, kind, minutes, reason) => {
     expect(ledger({ eventType: type, schedule: NO_SCHEDULE_LIMITS }, totals, kind).reasonFor(monday, minutes)).toBe(reason);
   });
@@ -112,12 +99,12 @@ describe('the ledger', () => {
     const schedule = { ...NO_SCHEDULE_LIMITS, maxBookingsPerDay: 3 };
     expect(ledger({ eventType: null, schedule }, { bookings: 3 }).reasonFor(monday, 10)).toBe('schedule_limit');
     expect(ledger({ eventType: null, schedule }, { bookings: 2, typeBookings: 2 }).reasonFor(monday, 10)).toBeNull();
-    const both: LimitSet = { eventType: { ...NO_TYPE_LIMITS, maxBookingsPerDay: 1 }, schedule };
+    const both: LimitSet = { eventType: { ...NO_EVENT_TYPE_LIMITS, maxBookingsPerDay: 1 }, schedule };
     expect(ledger(both, { bookings: 3, typeBookings: 1 }).reasonFor(monday, 10)).toBe('daily_limit');
   });
 
   it('counts what it keeps: a series fills a period occurrence by occurrence', () => {
-    const l = ledger({ eventType: { ...NO_TYPE_LIMITS, maxBookingsPerDay: 2 }, schedule: NO_SCHEDULE_LIMITS }, { typeBookings: 1 });
+    const l = ledger({ eventType: { ...NO_EVENT_TYPE_LIMITS, maxBookingsPerDay: 2 }, schedule: NO_SCHEDULE_LIMITS }, { typeBookings: 1 });
     expect(l.reasonFor(monday, 30)).toBeNull();
     l.add(monday, 30);
     expect(l.reasonFor(monday, 30)).toBe('daily_limit');

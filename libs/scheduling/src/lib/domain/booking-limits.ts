@@ -35,6 +35,21 @@ export interface ScheduleLimits {
   readonly maxBookedMinutesPerWeek: number | null;
 }
 
+/** An event type, and a schedule, without any limit (the defaults). */
+export const NO_EVENT_TYPE_LIMITS: EventTypeLimits = {
+  maxBookingsPerDay: null,
+  maxBookingsPerWeek: null,
+  maxBookingsPerMonth: null,
+  maxBookedMinutesPerDay: null,
+  maxBookedMinutesPerWeek: null,
+};
+export const NO_SCHEDULE_LIMITS: ScheduleLimits = {
+  maxBookingsPerDay: null,
+  maxBookingsPerWeek: null,
+  maxBookedMinutesPerDay: null,
+  maxBookedMinutesPerWeek: null,
+};
+
 /** The limits a booking (or a slot) meets: its event type's where they apply, and its schedule's. */
 export interface LimitSet {
   /** null: no event type, or one whose limits do not apply here (a schedule without availability). */

@@ -15,6 +15,8 @@ import {
   LimitLedger,
   LimitReason,
   localDayOf,
+  NO_EVENT_TYPE_LIMITS,
+  NO_SCHEDULE_LIMITS,
   periodSpan,
   periodsToCount,
   ScheduleLimits,
@@ -41,17 +43,7 @@ const RULES: BookingRules = {
   minimumNotice: 0,
   slotInterval: null,
   bookingWindowDays: null,
-  maxBookingsPerDay: null,
-  maxBookingsPerWeek: null,
-  maxBookingsPerMonth: null,
-  maxBookedMinutesPerDay: null,
-  maxBookedMinutesPerWeek: null,
-};
-const NO_SCHEDULE_LIMITS: ScheduleLimits = {
-  maxBookingsPerDay: null,
-  maxBookingsPerWeek: null,
-  maxBookedMinutesPerDay: null,
-  maxBookedMinutesPerWeek: null,
+  ...NO_EVENT_TYPE_LIMITS,
 };
 
 /** A booking of the schedule as these tests give it: whether it was made with the slots' event type too. */
