@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { hasAvailability } from '../domain/availability';
+import { hasAvailability, type ZoneOffsets } from '../domain/availability';
 import {
   bookedMinutes,
+  type EventTypeLimits,
   hasLimits,
   LimitLedger,
   LimitReason,
@@ -12,8 +13,6 @@ import {
   periodsToCount,
   zoneForPeriods,
 } from '../domain/booking-limits';
-import type { EventTypeLimits } from '../domain/booking-limits';
-import type { ZoneOffsets } from '../domain/availability';
 import type { ScheduleRef } from '../domain/booking';
 import { BookingRepository } from '../infrastructure/booking.repository';
 
@@ -60,9 +59,9 @@ export function limitTargetOf(
 }
 
 /**
- * Limits over periods at write time, in the write's transaction (the ambient unit of work): `lock` first (before anything is
- * written), then the write, then `reasons`, which counts what the periods hold in one query and
- * names the first limit each time breaks. Concurrent writes for the last place of a limit take the
+ * Limits over periods at write time, in the write's transaction (the ambient unit of work): `lock`
+ * first (before anything is written), then the write, then `reasons`, which counts what the periods
+ * hold in one query and names the first limit each time breaks. Concurrent writes for the last place of a limit take the
  * same lock, so they count one after another and exactly one wins.
  *
  * A series of bookings checks all its occurrences at once: one `lock` and one `counter` for all of

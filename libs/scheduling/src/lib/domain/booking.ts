@@ -1,6 +1,6 @@
 import { assertChanges, field, isSupportedInstant, recordFields, ValidationFailedError } from '@almanac/shared/domain';
-import type { ScheduleLimits } from './booking-limits';
 import type { Availability } from './availability';
+import type { ScheduleLimits } from './booking-limits';
 import type { BookingMetadata } from './booking-metadata';
 import type { BookingRules } from './booking-rules';
 import { assertReschedulable, assertStatusChange, BookingStatus, planCancellation } from './booking-status';
