@@ -15,6 +15,7 @@ import { SchedulesController } from './api/schedules.controller';
 import { SlotsController } from './api/slots.controller';
 import { BookingCandidatesCheck } from './application/booking-candidates';
 import { BookingErasureService } from './application/booking-erasure.service';
+import { BookingLimits } from './application/booking-limits.service';
 import { BookingSelfService } from './application/booking-self-service.service';
 import { BookingSeriesService } from './application/booking-series.service';
 import { BookingsService } from './application/bookings.service';
@@ -72,6 +73,7 @@ registerErrorCodes('scheduling', SCHEDULING_ERROR_CODES);
     ExternalBookingRepository,
     SchedulesService,
     BookingsService,
+    BookingLimits,
     EventTypesService,
     ExternalBookingsService,
     CalendarFeedRepository,

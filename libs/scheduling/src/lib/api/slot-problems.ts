@@ -9,7 +9,7 @@ export class BookingConflictProblem extends Problem {
   @ApiPropertyOptional({
     enum: SLOT_UNAVAILABLE_REASONS,
     description:
-      'slot_unavailable only: outside_availability (not inside one window of the schedule), minimum_notice, booking_window (too far ahead) or daily_limit (max_bookings_per_day reached that local date)',
+      "slot_unavailable only, the first that applies of: minimum_notice, booking_window (too far ahead), outside_availability (not inside one window of the schedule), daily_limit (the event type's max_bookings_per_day reached that local date), weekly_limit (its max_bookings_per_week that week, from Monday), monthly_limit (its max_bookings_per_month that calendar month), duration_limit (its max_booked_minutes_per_day or _per_week would be passed), schedule_limit (one of the schedule's own limits, over all its bookings); periods are local to the schedule time zone",
   })
   readonly reason?: SlotUnavailableReason;
 

@@ -1,16 +1,15 @@
 import { Injectable } from '@nestjs/common';
-import { hasAvailability, isoDateOfEpochDay } from '../domain/availability';
+import { hasAvailability } from '../domain/availability';
 import {
   Candidate,
   CandidateConflictReason,
   CandidateCounter,
-  calendarOf,
   CandidateRules,
-  dailyLimitCounter,
   judgeCandidates,
 } from '../domain/booking-candidates';
 import type { EventTypeRef, ScheduleRef } from '../domain/booking';
 import { BookingRepository } from '../infrastructure/booking.repository';
+import { BookingLimits, limitTargetOf } from './booking-limits.service';
 
 /** Where the candidates would be booked, and with which event type. */
 export interface CandidateContext {
@@ -27,15 +26,19 @@ const MINUTE = 60_000;
  * Checks many candidate times for new bookings against every rule a single booking meets, with a
  * fixed number of statements however many candidates there are (each statement takes all of them,
  * e.g. through unnest): the overlap with other bookings' blocked times, and, for an event type on a
- * schedule that has availability, the schedule's windows, notice, window of days and daily limit.
- * Runs inside the write's unit of work (`Transactions.run`): the daily limits' locks are held until it ends, so concurrent
- * writes for the last places take turns. A rule that is added adds its own set-based statement
+ * schedule that has availability, the schedule's windows, notice and window of days; and every
+ * limit (`BookingLimits`: the event type's where they apply, the schedule's always). Runs inside
+ * the write's unit of work (`Transactions.run`): the limits' locks are held until it ends, so
+ * concurrent writes for the last places take turns. A rule that is added adds its own set-based statement
  * here: a refusal per candidate (held time such as reservations or events), or a counter (limits,
  * which count the candidates kept before).
  */
 @Injectable()
 export class BookingCandidatesCheck {
-  constructor(private readonly bookings: BookingRepository) {}
+  constructor(
+    private readonly bookings: BookingRepository,
+    private readonly limits: BookingLimits,
+  ) {}
 
   /** The reason each candidate cannot be booked, or null where it fits, in the candidates' order. */
   async check(
@@ -53,27 +56,12 @@ export class BookingCandidatesCheck {
       now: context.now.getTime(),
     };
 
-    const counters: CandidateCounter[] = [];
-    if (againstAvailability && eventType.rules.maxBookingsPerDay !== null) {
-      const calendar = calendarOf(rules, candidates);
-      const days = candidates.map((c) => calendar.epochDayOf(c.start.getTime()));
-      const dates = days.map(isoDateOfEpochDay);
-      await this.bookings.lockDailyLimits(organizationId, scheduleId, eventType.id, dates);
-      const bounds = days.map((day) => calendar.dayBounds(day));
-      const counts = await this.bookings.countSameDay(
-        organizationId,
-        scheduleId,
-        eventType.id,
-        bounds.map((b) => ({ from: new Date(b.start), to: new Date(b.end) })),
-        null,
-      );
-      counters.push(
-        dailyLimitCounter(
-          eventType.rules.maxBookingsPerDay,
-          dates.map((date, i) => ({ date, count: counts[i]! })),
-        ),
-      );
-    }
+    // Every limit (the event type's where it applies, the schedule's always): the locks of every
+    // period the candidates count in, then one count of them all.
+    const target = limitTargetOf(organizationId, scheduleId, schedule, eventType);
+    const times = candidates.map((c) => ({ start: c.start.getTime(), end: c.end.getTime() }));
+    await this.limits.lock(target, times);
+    const counters: CandidateCounter[] = [await this.limits.counter(target, times)];
     const overlapsBooking = await this.bookings.overlapsBookings(
       organizationId,
       scheduleId,

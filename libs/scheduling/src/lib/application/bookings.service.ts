@@ -30,11 +30,13 @@ import {
 } from '../domain/booking';
 import { issueManageToken } from '../domain/booking-self-service';
 import { BookingStatus } from '../domain/booking-status';
-import { hasAvailability, localDateOf, localDayBounds } from '../domain/availability';
+import { hasAvailability } from '../domain/availability';
+import type { BookingRules } from '../domain/booking-rules';
 import { SlotUnavailableError } from '../domain/scheduling-errors';
 import { bookingMisfit } from '../domain/slots';
 import { bookingChanged } from '../domain/scheduling-announcements';
 import { BookingRepository } from '../infrastructure/booking.repository';
+import { BookingLimits, LimitedTime, limitTargetOf, LimitTarget } from './booking-limits.service';
 
 /** A create request: the new booking's own fields, and the event type it names (if any). */
 export type CreateBookingCommand = Omit<NewBookingInput, 'id' | 'organizationId' | 'schedule' | 'eventType' | 'manageTokenHash'> & {
@@ -80,6 +82,11 @@ export interface BookingListQuery {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+
+const timeOf = (b: Pick<Booking, 'startTime' | 'endTime'>): LimitedTime => ({
+  start: b.startTime.getTime(),
+  end: b.endTime.getTime(),
+});
 /** A CANCEL can lose a race only to another status change; after that the answer is settled. */
 const CANCEL_ATTEMPTS = 3;
 
@@ -90,6 +97,7 @@ export class BookingsService {
     private readonly bookings: BookingRepository,
     private readonly clock: Clock,
     private readonly outbox: Outbox,
+    private readonly limits: BookingLimits,
   ) {}
 
   /**
@@ -104,12 +112,18 @@ export class BookingsService {
     const { booking, manageToken } = resolved.build({ id: newId(), startTime: command.startTime, endTime: command.endTime }, now);
     const announcement = bookingChanged('booking.created', booking, this.clock.now());
     const { schedule, eventType } = resolved;
-    if (eventType && hasAvailability(schedule.availability)) {
-      // Against availability: the checks and the insert run in one transaction, under the daily
-      // limit's lock when the type has one, so concurrent bookings for its last place take turns.
+    const target = limitTargetOf(organizationId, booking.scheduleId, schedule, eventType);
+    const fitsAvailability = eventType !== null && hasAvailability(schedule.availability);
+    if (fitsAvailability || this.limits.applies(target)) {
+      // The rules of its own time first; then, in one transaction under the locks of the periods it
+      // counts in, the insert (an overlap is refused there, before any limit) and the limits'
+      // count, so concurrent bookings for the last place of a limit take turns.
+      if (fitsAvailability && eventType) this.assertFits(booking, schedule, eventType.rules, now);
       const created = await this.transactions.run(async () => {
-        await this.assertFits(booking, schedule, eventType, now);
-        return this.bookings.insert(booking, announcement);
+        await this.limits.lock(target, [timeOf(booking)]);
+        const inserted = await this.bookings.insert(booking, announcement);
+        await this.assertWithinLimits(target, inserted);
+        return inserted;
       });
       return { booking: created, manageToken };
     }
@@ -173,58 +187,54 @@ export class BookingsService {
   }
 
   /**
-   * Throws `SlotUnavailableError` unless the booking fits the schedule's availability and the event
-   * type's notice, window of days and daily limit. Call inside the write's transaction: the daily
-   * limit's advisory lock is held until it ends.
+   * Throws `SlotUnavailableError` unless the booking, made with an event type on a schedule that
+   * has availability, fits the type's notice and window of days and the schedule's availability.
    */
-  private async assertFits(
-    booking: Pick<Booking, 'id' | 'organizationId' | 'scheduleId' | 'startTime' | 'endTime'>,
+  private assertFits(
+    booking: Pick<Booking, 'startTime' | 'endTime'>,
     schedule: ScheduleRef,
-    eventType: EventTypeRef & { id: string },
+    rules: BookingRules,
     now: Date,
-  ): Promise<void> {
-    let sameDayCount = 0;
-    if (eventType.rules.maxBookingsPerDay !== null) {
-      const date = localDateOf(booking.startTime.getTime(), schedule.timezone);
-      await this.bookings.lockDailyLimits(booking.organizationId, booking.scheduleId, eventType.id, [date.toString()]);
-      const day = localDayBounds(date, schedule.timezone);
-      [sameDayCount = 0] = await this.bookings.countSameDay(
-        booking.organizationId,
-        booking.scheduleId,
-        eventType.id,
-        [{ from: new Date(day.start), to: new Date(day.end) }],
-        booking.id,
-      );
-    }
+  ): void {
     const reason = bookingMisfit({
       availability: schedule.availability,
       scheduleTimeZone: schedule.timezone,
-      rules: eventType.rules,
+      rules,
       start: booking.startTime.getTime(),
       end: booking.endTime.getTime(),
       now: now.getTime(),
-      sameDayCount,
     });
     if (reason) throw new SlotUnavailableError(reason);
   }
 
-  /** A reschedule of a booking made with an event type must fit the schedule's availability, as a new booking would. */
-  private async assertRescheduleFits(
+  /** Throws `SlotUnavailableError` when the written booking breaks a limit (it does not count against itself). */
+  private async assertWithinLimits(target: LimitTarget, booking: Booking): Promise<void> {
+    const [reason] = await this.limits.reasons(target, [timeOf(booking)], [booking.id]);
+    if (reason) throw new SlotUnavailableError(reason);
+  }
+
+  /**
+   * A reschedule meets the rules a new booking at that time would: the event type's and the
+   * schedule's availability when it has both, and every limit, under the limits' locks.
+   * Returns the check to run once the booking is moved.
+   */
+  private async prepareReschedule(
     current: Booking,
     startTime: Date,
     endTime: Date,
     now: Date,
-  ): Promise<void> {
-    const eventTypeId = current.eventTypeId!;
-    const refs = await this.bookings.references(current.organizationId, current.scheduleId, eventTypeId);
-    if (!refs.schedule.found || !refs.eventType?.found) return;
-    if (!hasAvailability(refs.schedule.availability)) return;
-    await this.assertFits(
-      { ...current, startTime, endTime },
-      refs.schedule,
-      { ...refs.eventType, id: eventTypeId },
-      now,
-    );
+  ): Promise<((moved: Booking) => Promise<void>) | null> {
+    const refs = await this.bookings.references(current.organizationId, current.scheduleId, current.eventTypeId);
+    if (!refs.schedule.found) return null;
+    const eventType =
+      refs.eventType?.found && current.eventTypeId !== null ? { ...refs.eventType, id: current.eventTypeId } : null;
+    if (eventType && hasAvailability(refs.schedule.availability)) {
+      this.assertFits({ startTime, endTime }, refs.schedule, eventType.rules, now);
+    }
+    const target = limitTargetOf(current.organizationId, current.scheduleId, refs.schedule, eventType);
+    if (!this.limits.applies(target)) return null;
+    await this.limits.lock(target, [{ start: startTime.getTime(), end: endTime.getTime() }]);
+    return (moved) => this.assertWithinLimits(target, moved);
   }
 
   /** Records the booking event in the transaction of the change (a status move carries previous_status). */
@@ -295,10 +305,11 @@ export class BookingsService {
 
     const updated = await this.transactions.run(async () => {
       await precondition.checkLocked(() => this.bookings.lockById(organizationId, id));
-      if (plan.reschedule && current.eventTypeId !== null) {
-        await this.assertRescheduleFits(current, plan.reschedule.startTime, plan.reschedule.endTime, now);
-      }
+      const checkLimits = plan.reschedule
+        ? await this.prepareReschedule(current, plan.reschedule.startTime, plan.reschedule.endTime, now)
+        : null;
       const after = await this.bookings.update(organizationId, id, plan.changes, plan.expectedStatus);
+      if (after && checkLimits) await checkLimits(after);
       if (after) await this.announce(plan.event, after, plan.previousStatus);
       return after;
     });

@@ -1,9 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, isCalendarDate, isUuid, NotFoundError, ValidationFailedError } from '@almanac/shared';
 import { Temporal } from 'temporal-polyfill';
-import { localDateOf, localDayBounds } from '../domain/availability';
+import { localDayBounds } from '../domain/availability';
+import { LimitReason, localDayOf, zoneForPeriods } from '../domain/booking-limits';
+import type { BookingRules } from '../domain/booking-rules';
 import { availableSlots, DEFAULT_SLOT_RANGE_DAYS, MAX_SLOT_RANGE_DAYS, Slot } from '../domain/slots';
+import type { ScheduleRef } from '../domain/booking';
 import { BookingRepository } from '../infrastructure/booking.repository';
+import { BookingLimits, LimitTarget } from './booking-limits.service';
 
 export interface SlotsCommand {
   eventTypeId: string;
@@ -11,7 +15,7 @@ export interface SlotsCommand {
   start?: string;
   end?: string;
   timezone?: string;
-  /** A booking whose own time does not block (the slots its attendee may move it to). */
+  /** A booking whose own time does not block, nor count toward limits (the slots its attendee may move it to). */
   exceptBookingId?: string;
 }
 
@@ -30,6 +34,7 @@ export class SlotsService {
   constructor(
     private readonly bookings: BookingRepository,
     private readonly clock: Clock,
+    private readonly limits: BookingLimits,
   ) {}
 
   /** Every slot of the range (docs/contract/scheduling.md), sorted by start, and the time zone they are told in. */
@@ -51,25 +56,17 @@ export class SlotsService {
     }
 
     const rules = refs.eventType.rules;
-    // Bookings that can matter: any whose blocked time meets a candidate's (the range widened by the
-    // candidate's reach), and every one starting on a local date whose windows are looked at (the
-    // daily limit counts whole dates): from the day before the range's first date to the day after its last.
-    const tz = refs.schedule.timezone;
-    const firstDate = localDateOf(from, tz).subtract({ days: 1 });
-    const lastDate = localDateOf(to, tz).add({ days: 2 });
-    const busy = await this.bookings.busy(
-      organizationId,
-      command.scheduleId,
-      command.eventTypeId,
-      new Date(Math.min(from - rules.bufferBefore * 60_000, localDayBounds(firstDate, tz).start)),
-      new Date(
-        Math.max(
-          to + (rules.duration + rules.bufferAfter) * 60_000,
-          localDayBounds(lastDate, tz).start,
-        ),
+    // Bookings whose blocked time meets a candidate's: the range widened by a candidate's reach.
+    const [busy, limitOn] = await Promise.all([
+      this.bookings.busy(
+        organizationId,
+        command.scheduleId,
+        new Date(from - rules.bufferBefore * 60_000),
+        new Date(to + (rules.duration + rules.bufferAfter) * 60_000),
+        command.exceptBookingId,
       ),
-      command.exceptBookingId,
-    );
+      this.limitsOn(organizationId, command, refs.schedule, rules, from, to),
+    ]);
     const slots = availableSlots({
       availability: refs.schedule.availability,
       scheduleTimeZone: refs.schedule.timezone,
@@ -79,7 +76,38 @@ export class SlotsService {
       to,
       now,
       busy,
+      limitOn,
     });
     return { slots, timezone };
+  }
+
+  /**
+   * The first limit a slot starting on each local date of the range would break (the event type's,
+   * whatever the schedule's availability, and the schedule's), from one query counting every period
+   * that holds one of those dates; undefined when there is no limit.
+   */
+  private async limitsOn(
+    organizationId: string,
+    { scheduleId, eventTypeId, exceptBookingId }: SlotsCommand,
+    schedule: ScheduleRef,
+    rules: BookingRules,
+    from: number,
+    to: number,
+  ): Promise<((localDay: number) => LimitReason | null) | undefined> {
+    // The event type's limits apply to its slots whatever the schedule's availability.
+    const target: LimitTarget = {
+      organizationId,
+      scheduleId,
+      eventTypeId,
+      timeZone: schedule.timezone,
+      limits: { eventType: rules, schedule: schedule.limits },
+    };
+    if (!this.limits.applies(target)) return undefined;
+    const zone = zoneForPeriods(schedule.timezone, from, to);
+    // The dates whose windows the slots look at: a day before the range's first to a day after its last.
+    const days: number[] = [];
+    for (let day = localDayOf(zone, from) - 1; day <= localDayOf(zone, to) + 1; day++) days.push(day);
+    const ledger = await this.limits.ledger(target, zone, days, exceptBookingId === undefined ? [] : [exceptBookingId]);
+    return (day) => ledger.reasonFor(day, rules.duration);
   }
 }

@@ -313,12 +313,12 @@ export class ZoneOffsets {
   }
 }
 
-/** Margin around a span whose zone offsets are read: windows of a neighbouring date, and a day's bounds, stay inside. */
+/** Margin around a span whose zone offsets are read: windows of a neighbouring date stay inside. */
 const ZONE_SPAN_MARGIN = 4 * DAY_MS;
 
 /**
- * A schedule's calendar over a span of instants: its zone's offsets read once, then local dates,
- * their bounds and the availability's windows are arithmetic (the same answers as Temporal's,
+ * A schedule's calendar over a span of instants: its zone's offsets read once, then local dates
+ * and the availability's windows are arithmetic (the same answers as Temporal's,
  * as `ZoneOffsets` says). For checking many times at once, such as a series' occurrences.
  */
 export class ScheduleCalendar {
@@ -335,14 +335,6 @@ export class ScheduleCalendar {
   /** The local date of an instant, as days from 1970-01-01. */
   epochDayOf(instant: number): number {
     return Math.floor((instant + this.zone.offsetAt(instant)) / DAY_MS);
-  }
-
-  /** A local date as the span from its first instant to the next date's first instant. */
-  dayBounds(epochDay: number): Span {
-    return {
-      start: this.zone.instantOfLocal(epochDay * DAY_MS, 'transition'),
-      end: this.zone.instantOfLocal((epochDay + 1) * DAY_MS, 'transition'),
-    };
   }
 
   /** Whether `[start, end)` lies inside one window of the availability (a window of one local date). */

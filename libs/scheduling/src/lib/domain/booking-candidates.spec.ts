@@ -1,11 +1,33 @@
-import { Candidate, CandidateRules, dailyLimitCounter, judgeCandidates } from './booking-candidates';
+import { Candidate, CandidateCounter, CandidateRules, judgeCandidates } from './booking-candidates';
+import { LimitLedger, NO_EVENT_TYPE_LIMITS, NO_SCHEDULE_LIMITS, periodOf } from './booking-limits';
 import type { BookingRules } from './booking-rules';
 
 const HOUR = 3_600_000;
 const at = (iso: string, hours = 1): Candidate & { index: number } => ({ index: 0, start: new Date(iso), end: new Date(new Date(iso).getTime() + hours * HOUR) });
 const indexed = (list: Candidate[]) => list.map((c, index) => ({ ...c, index }));
+const epochDay = (date: string) => Date.parse(`${date}T00:00:00Z`) / 86_400_000;
+
+/**
+ * The event type's daily limit of one, counted by the limits' ledger as the application does: each
+ * candidate's local date (UTC here), and the bookings each date already holds.
+ */
+function dailyLimitOfOne(days: readonly { readonly date: string; readonly count: number }[]): CandidateCounter {
+  const counted = new Map(days.map((d) => [d.date, d.count]));
+  const ledger = new LimitLedger(
+    { eventType: { ...NO_EVENT_TYPE_LIMITS, maxBookingsPerDay: 1 }, schedule: NO_SCHEDULE_LIMITS },
+    [...counted].map(([date, count]) => ({
+      period: periodOf('day', epochDay(date)),
+      totals: { bookings: count, minutes: count * 60, typeBookings: count, typeMinutes: count * 60 },
+    })),
+  );
+  return {
+    reasonFor: (i) => ledger.reasonFor(epochDay(days[i]!.date), 60),
+    keep: (i) => ledger.add(epochDay(days[i]!.date), 60),
+  };
+}
 
 const RULES: BookingRules = {
+  ...NO_EVENT_TYPE_LIMITS,
   duration: 60,
   bufferBefore: 0,
   bufferAfter: 30,
@@ -25,7 +47,7 @@ const base: CandidateRules = {
 };
 
 describe('judgeCandidates', () => {
-  it('names the first reason of notice, window of days, availability, overlap, daily limit', () => {
+  it('names the first reason of notice, window of days, availability, overlap, then the limits', () => {
     const candidates = indexed([
       at('2027-03-01T08:30:00Z'), // before the notice and outside the window: notice first
       at('2027-03-13T10:00:00Z'), // a Saturday beyond the window of days: the window first
@@ -36,7 +58,7 @@ describe('judgeCandidates', () => {
     ]);
     const overlapsBooking = [false, false, false, true, false, false];
     const counters = [
-      dailyLimitCounter(1, [
+      dailyLimitOfOne([
         { date: '2027-03-01', count: 0 },
         { date: '2027-03-13', count: 0 },
         { date: '2027-03-06', count: 0 },
@@ -63,7 +85,7 @@ describe('judgeCandidates', () => {
       at('2027-03-03T10:00:00Z'),
     ]);
     const days = ['2027-03-02', '2027-03-02', '2027-03-02', '2027-03-03'].map((date) => ({ date, count: 0 }));
-    expect(judgeCandidates(base, candidates, { overlapsBooking: [false, false, false, false], counters: [dailyLimitCounter(1, days)] })).toEqual([
+    expect(judgeCandidates(base, candidates, { overlapsBooking: [false, false, false, false], counters: [dailyLimitOfOne(days)] })).toEqual([
       null,
       'booking_overlap',
       'daily_limit',
@@ -72,9 +94,25 @@ describe('judgeCandidates', () => {
     // A refused candidate takes nothing: the next one on its day still fits.
     const afterRefusal = judgeCandidates(base, candidates, {
       overlapsBooking: [true, false, false, false],
-      counters: [dailyLimitCounter(1, days)],
+      counters: [dailyLimitOfOne(days)],
     });
     expect(afterRefusal).toEqual(['booking_overlap', null, 'daily_limit', null]);
+  });
+
+  it('names the limits in their own order after the overlap', () => {
+    const candidates = indexed([at('2027-03-02T10:00:00Z'), at('2027-03-03T10:00:00Z')]);
+    const both: CandidateCounter = { reasonFor: () => 'weekly_limit', keep: () => undefined };
+    expect(judgeCandidates(base, candidates, { overlapsBooking: [true, false], counters: [both] })).toEqual([
+      'booking_overlap',
+      'weekly_limit',
+    ]);
+    expect(
+      judgeCandidates(base, candidates, {
+        overlapsBooking: [false, false],
+        refusals: [['schedule_limit', 'daily_limit']],
+        counters: [both],
+      }),
+    ).toEqual(['weekly_limit', 'daily_limit']);
   });
 
   it('checks overlap only without rules (no event type, or no availability), and takes refusals of rules that plug in', () => {

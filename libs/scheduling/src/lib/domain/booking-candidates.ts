@@ -1,4 +1,5 @@
 import { Availability, ScheduleCalendar } from './availability';
+import { LIMIT_REASONS } from './booking-limits';
 import type { BookingRules } from './booking-rules';
 import { bookingMisfit, SlotUnavailableReason } from './slots';
 
@@ -13,14 +14,15 @@ export type CandidateConflictReason = 'booking_overlap' | SlotUnavailableReason;
 /**
  * When several rules refuse one time, the one named: what the time itself breaks first (notice,
  * window of days, availability), then what other records hold (an overlapping booking), then the
- * limits. A rule that plugs in places its reasons here.
+ * limits in their own order (the order a single booking's refusal follows). A rule that plugs in
+ * places its reasons here.
  */
 export const CANDIDATE_REASON_ORDER: readonly CandidateConflictReason[] = [
   'minimum_notice',
   'booking_window',
   'outside_availability',
   'booking_overlap',
-  'daily_limit',
+  ...LIMIT_REASONS,
 ];
 
 /** One candidate: its place among the others (0-based) and its time. */
@@ -78,24 +80,6 @@ export interface CandidateFacts {
   readonly counters?: readonly CandidateCounter[];
 }
 
-/**
- * The daily limit as a counter: each candidate's local date and what is booked on it, and the
- * candidates kept on the same date.
- */
-export function dailyLimitCounter(limit: number, days: readonly { readonly date: string; readonly count: number }[]): CandidateCounter {
-  const kept = new Map<string, number>();
-  return {
-    reasonFor: (i) => {
-      const day = days[i]!;
-      return day.count + (kept.get(day.date) ?? 0) >= limit ? 'daily_limit' : null;
-    },
-    keep: (i) => {
-      const date = days[i]!.date;
-      kept.set(date, (kept.get(date) ?? 0) + 1);
-    },
-  };
-}
-
 const MINUTE = 60_000;
 
 /**
@@ -124,11 +108,10 @@ export function judgeCandidates(
       const misfit = bookingMisfit({
         availability: r.availability,
         scheduleTimeZone: r.scheduleTimeZone,
-        rules: { ...r.rules, maxBookingsPerDay: null },
+        rules: r.rules,
         start,
         end,
         now: r.now,
-        sameDayCount: 0,
         calendar,
       });
       if (misfit) reasons.add(misfit);

@@ -24,6 +24,10 @@ const SLOT_UNAVAILABLE_DETAIL: Record<SlotUnavailableReason, string> = {
   minimum_notice: "The start is sooner than the event type's minimum notice allows.",
   booking_window: "The start is further ahead than the event type's booking window allows.",
   daily_limit: 'The event type has reached its daily limit of bookings on this schedule that day.',
+  weekly_limit: 'The event type has reached its weekly limit of bookings on this schedule that week.',
+  monthly_limit: 'The event type has reached its monthly limit of bookings on this schedule that month.',
+  duration_limit: "The booking would take the event type past its limit of booked minutes on this schedule that day or week.",
+  schedule_limit: 'The schedule has reached one of its limits of bookings or booked minutes that day or week.',
 };
 
 /** 409 `slot_unavailable` with a `reason` member saying which rule the time breaks. */

@@ -10,6 +10,7 @@ import {
   ScheduleCalendar,
   ZoneOffsets,
 } from './availability';
+import { LIMIT_REASONS, type LimitReason } from './booking-limits';
 import { BookingRules, MIN_SLOT_INTERVAL } from './booking-rules';
 
 /**
@@ -48,19 +49,15 @@ export interface BusyBooking {
   readonly end: number;
   readonly bufferBefore: number;
   readonly bufferAfter: number;
-  /** Whether it was made with the event type the slots are for (daily limit). */
-  readonly sameEventType: boolean;
 }
 
 /**
  * The schedule's PENDING/CONFIRMED bookings as the slots read them, in epoch milliseconds: each one's
- * blocked time `[start − buffer_before, end + buffer_after)` (two parallel lists, in any order), and
- * the starts of those made with the event type (the daily limit counts them).
+ * blocked time `[start − buffer_before, end + buffer_after)` (two parallel lists, in any order).
  */
 export interface BusyTimes {
   readonly blockedStarts: readonly number[];
   readonly blockedEnds: readonly number[];
-  readonly sameTypeStarts: readonly number[];
 }
 
 /** The busy times of bookings (the repository computes the same in SQL). */
@@ -68,7 +65,6 @@ export function busyTimesOf(bookings: readonly BusyBooking[]): BusyTimes {
   return {
     blockedStarts: bookings.map((b) => b.start - b.bufferBefore * MINUTE),
     blockedEnds: bookings.map((b) => b.end + b.bufferAfter * MINUTE),
-    sameTypeStarts: bookings.filter((b) => b.sameEventType).map((b) => b.start),
   };
 }
 
@@ -91,14 +87,20 @@ export interface SlotQuery {
   readonly to: number;
   readonly now: number;
   readonly busy: BusyTimes;
+  /**
+   * The first limit a slot starting on a local date (epoch day of the schedule's calendar) would
+   * break, or null (the event type's and the schedule's; see booking-limits). Absent: no limit.
+   */
+  readonly limitOn?: (localDay: number) => LimitReason | null;
 }
 
-export type SlotUnavailableReason = 'outside_availability' | 'minimum_notice' | 'booking_window' | 'daily_limit';
+/** Why a booking is refused with `slot_unavailable`, first reason first when several apply. */
+export type SlotUnavailableReason = 'minimum_notice' | 'booking_window' | 'outside_availability' | LimitReason;
 export const SLOT_UNAVAILABLE_REASONS: readonly SlotUnavailableReason[] = [
-  'outside_availability',
   'minimum_notice',
   'booking_window',
-  'daily_limit',
+  'outside_availability',
+  ...LIMIT_REASONS,
 ];
 
 /** Windows of the whole day for a schedule without availability, else its own. */
@@ -233,7 +235,7 @@ function firstAtOrAfter(sorted: Float64Array, value: number): number {
 }
 
 /** Why a candidate start inside a window and the query's range is not offered, first reason first. */
-export type CandidateRejection = 'minimum_notice' | 'booking_window' | 'booked' | 'daily_limit';
+export type CandidateRejection = 'minimum_notice' | 'booking_window' | 'booked' | LimitReason;
 
 /** A candidate that was not offered: its reason, and for `booked` the earliest-starting blocked time (its index in `busy`'s lists). */
 export interface RejectedCandidate {
@@ -273,14 +275,8 @@ export function availableSlots(q: SlotQuery, onRejected?: (rejected: RejectedCan
     q.timeZone === q.scheduleTimeZone ? zone : new ZoneOffsets(q.timeZone, q.from, q.to),
   );
   const blocked = new BlockedTimes(q.busy.blockedStarts, q.busy.blockedEnds);
-  // Daily limit: starts of this type's bookings, sorted, counted per local date by binary search.
-  const sameTypeStarts = Float64Array.from(q.busy.sameTypeStarts).sort();
-  const dayFull = (day: number): boolean => {
-    if (rules.maxBookingsPerDay === null) return false;
-    const start = zone.instantOfLocal(day * DAY, 'transition');
-    const end = zone.instantOfLocal((day + 1) * DAY, 'transition');
-    return firstAtOrAfter(sameTypeStarts, end) - firstAtOrAfter(sameTypeStarts, start) >= rules.maxBookingsPerDay;
-  };
+  // Limits count by the start's local date, and every candidate is as long: one answer per date.
+  const limitOn = q.limitOn ?? (() => null);
 
   const availability = effectiveAvailability(q.availability);
   const weekly = WEEKDAYS.map((day) => openMinutesOnWeekday(availability, day));
@@ -297,14 +293,14 @@ export function availableSlots(q: SlotQuery, onRejected?: (rejected: RejectedCan
     const override = overrides.get(day);
     // 1970-01-01 was a Thursday: index 3 of WEEKDAYS.
     const open = override ? openMinutesOf(override.intervals) : weekly[(((day + 3) % 7) + 7) % 7]!;
-    let full: boolean | undefined;
+    let limit: LimitReason | null | undefined;
     for (const [openStart, openEnd] of open) {
       const windowStart = zone.instantOfLocal(day * DAY + openStart * MINUTE);
       const windowEnd = zone.instantOfLocal(day * DAY + openEnd * MINUTE);
       // Empty (wholly inside a gap), or outside the range.
       if (windowEnd <= windowStart || windowEnd <= q.from || windowStart >= q.to) continue;
-      full ??= dayFull(day);
-      if (full && !onRejected) continue;
+      if (limit === undefined) limit = limitOn(day);
+      if (limit !== null && !onRejected) continue;
       const first = lo > windowStart ? Math.ceil((lo - windowStart) / step) : 0;
       for (let start = windowStart + first * step; start + duration <= windowEnd && start < hi; start += step) {
         const end = start + duration;
@@ -313,7 +309,7 @@ export function availableSlots(q: SlotQuery, onRejected?: (rejected: RejectedCan
         if (start < earliest) reason = 'minimum_notice';
         else if (start >= latest) reason = 'booking_window';
         else if ((busyIndex = blocked.firstOverlap(start - before, end + after)) !== -1) reason = 'booked';
-        else if (full) reason = 'daily_limit';
+        else if (limit !== null) reason = limit;
         if (reason === null) {
           const local = clock.read(start);
           slots.push({ start, end, localDate: local.date, localTime: local.time });
@@ -341,23 +337,22 @@ export interface FitQuery {
   readonly start: number;
   readonly end: number;
   readonly now: number;
-  /** PENDING/CONFIRMED bookings of this event type and schedule starting on the booking's local date (itself excluded). */
-  readonly sameDayCount: number;
   /** The schedule's calendar over a span holding the time, when the caller checks many times. */
   readonly calendar?: ScheduleCalendar;
 }
 
 /**
  * Why a booking with an event type does not fit a schedule that has availability, or null when it
- * fits (overlap is the database's to decide). Alignment to slot_interval is not required.
+ * fits, by the rules of its own time: notice, the window of days, availability (in that order).
+ * Overlap is the database's to decide, and limits are counted by the write (BookingLimits).
+ * Alignment to slot_interval is not required.
  */
-export function bookingMisfit(q: FitQuery): SlotUnavailableReason | null {
+export function bookingMisfit(q: FitQuery): 'minimum_notice' | 'booking_window' | 'outside_availability' | null {
   if (!hasAvailability(q.availability)) return null;
   // When several rules refuse a time, the one named is the first of notice, window of days, availability.
   if (q.start < q.now + q.rules.minimumNotice * MINUTE) return 'minimum_notice';
   if (q.rules.bookingWindowDays !== null && q.start >= q.now + q.rules.bookingWindowDays * DAY) return 'booking_window';
   const calendar = q.calendar ?? new ScheduleCalendar(q.availability, q.scheduleTimeZone, q.start, q.end);
   if (!calendar.insideOneWindow(q.start, q.end)) return 'outside_availability';
-  if (q.rules.maxBookingsPerDay !== null && q.sameDayCount >= q.rules.maxBookingsPerDay) return 'daily_limit';
   return null;
 }

@@ -7,4 +7,5 @@ export { SchedulingAvailability1764150001500 } from './1764150001500-availabilit
 export { FeedNearestBookings1764300000800 } from './1764300000800-feed-nearest-bookings';
 export { SchedulingBusyTimesFromIndex1764330000000 } from './1764330000000-busy-times-from-index';
 export { SchedulingBookingSelfService1764400000500 } from './1764400000500-booking-self-service';
+export { SchedulingBookingLimits1764400000700 } from './1764400000700-booking-limits';
 export { BookingSeries1764400002100 } from './1764400002100-booking-series';
