@@ -290,6 +290,70 @@ describe('recurring bookings (e2e)', () => {
       ]);
     });
 
+    /**
+     * A schedule in UTC open every day, an event type of at most 2 bookings a week (from Monday); a
+     * booking of the type on Monday 2027-03-08 and one without a type over 10:00 on Friday
+     * 2027-03-05. A daily series at 10:00 from Tuesday 2027-03-02 for 8 days: the week's first two
+     * occurrences fit and fill it; the next week already holds one booking of the type.
+     */
+    async function weeklyLimitSetUp() {
+      const scheduleId = await createSchedule(t, a, {
+        timezone: 'UTC',
+        availability: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'], start: '00:00', end: '24:00' }],
+      });
+      const eventTypeId = await createEventType(t, a, { duration: 60, max_bookings_per_week: 2 });
+      await createBooking(t, a, scheduleId, { event_type_id: eventTypeId, start_time: '2027-03-08T14:00:00Z', end_time: '2027-03-08T15:00:00Z' });
+      await createBooking(t, a, scheduleId, { start_time: '2027-03-05T09:30:00Z', end_time: '2027-03-05T10:30:00Z' });
+      const body = {
+        event_type_id: eventTypeId,
+        start_time: '2027-03-02T10:00:00Z',
+        end_time: '2027-03-02T11:00:00Z',
+        recurrence: { frequency: 'daily', count: 8 },
+      };
+      return { scheduleId, eventTypeId, body };
+    }
+    // The overlap is named before the limit; a refused occurrence takes no place of the week.
+    const weeklyReasons = [
+      [2, 'weekly_limit'],
+      [3, 'booking_overlap'],
+      [4, 'weekly_limit'],
+      [5, 'weekly_limit'],
+      [7, 'weekly_limit'],
+    ];
+
+    it('counts every occurrence toward a weekly limit: 409 recurrence_conflict names the later ones that break it', async () => {
+      const { scheduleId, body } = await weeklyLimitSetUp();
+      const res = await series(scheduleId, body).expect(409);
+      expect(res.body).toMatchObject({ code: 'recurrence_conflict', status: 409 });
+      expect(res.body.conflicts.map((c: Json) => [c['index'], c['reason']])).toEqual(weeklyReasons);
+      expect(res.body.conflicts.find((c: Json) => c['index'] === 7)).toEqual({
+        index: 7,
+        start_time: '2027-03-09T10:00:00.000Z',
+        end_time: '2027-03-09T11:00:00.000Z',
+        reason: 'weekly_limit',
+      });
+      expect(await rowsOfSchedule(scheduleId)).toHaveLength(2);
+    });
+
+    it('with on_conflict skip skips the occurrences over a weekly limit, and the week is then full for a single booking', async () => {
+      const { scheduleId, eventTypeId, body } = await weeklyLimitSetUp();
+      const res = await series(scheduleId, { ...body, on_conflict: 'skip' }).expect(201);
+      expect(res.body.data.skipped.map((c: Json) => [c['index'], c['reason']])).toEqual(weeklyReasons);
+      expect(res.body.data.bookings.map((b: Json) => b['start_time'])).toEqual([
+        '2027-03-02T10:00:00.000Z',
+        '2027-03-03T10:00:00.000Z',
+        '2027-03-08T10:00:00.000Z',
+      ]);
+      const rows = (await rowsOfSchedule(scheduleId)).filter((r) => r.series_id === res.body.data.series_id);
+      expect(rows).toHaveLength(3);
+      const single = await t.api
+        .post('/api/v1/bookings')
+        .set(a.auth)
+        .send({ ...bookingBody(scheduleId), event_type_id: eventTypeId, start_time: '2027-03-06T12:00:00Z', end_time: '2027-03-06T13:00:00Z' })
+        .expect(409);
+      expect(single.body).toMatchObject({ code: 'slot_unavailable', reason: 'weekly_limit' });
+    });
+
     it('refuses an unknown schedule or event type with 422 as a single booking', async () => {
       const scheduleId = await createSchedule(t, a);
       const res = await series(UNKNOWN_ID, { ...bookingBody(scheduleId), schedule_id: UNKNOWN_ID, recurrence: { frequency: 'daily', count: 2 } }).expect(422);
