@@ -102,6 +102,9 @@ export function postByIdQuery(organizationId: string, id: string, now: Date): Sq
 }
 
 /** Newest first: the order in which a search gathers its candidates (the list's default order). */
+/** How many of the newest posts a search reads newest first before it asks the full-text index instead. */
+export const SEARCH_SCAN = 2_000;
+
 const RECENT = (alias: string): string => `${alias}.published_at DESC NULLS LAST, ${alias}.id DESC`;
 
 /** What the list and the search ranking share: parameters, filter conditions, the order. */
@@ -143,24 +146,45 @@ function listParts(criteria: PostListFilter, readsNow: boolean) {
   const filter = (conditions: string[]): string => (conditions.length > 0 ? conditions.join('\n      AND ') : 'true');
   /**
    * A search's candidates (`hits`): the `window` most recent posts that match and pass the filters,
-   * gathered newest first, and nothing older; `matches` reads one more, to tell whether more
-   * matched. Bounded whatever the term: a broad term fills the window after a few posts of the
-   * newest-first index, a rare one has few matches for the GIN index to find. Relevance is computed
-   * for the window's posts only, whichever plan gathers them: `ts_rank` over the small title +
-   * excerpt vector (`rank_vector`, kept in the row), so a post that matches only in its content
-   * ranks 0.
+   * and nothing older; `matches` reads one more, to tell whether more matched. Bounded whatever the
+   * term, without trusting the planner's guess of how many posts match (a prefix term's guess can be
+   * off by a hundred times either way): first the newest SEARCH_SCAN posts that pass the filters are
+   * read newest first, stopping as soon as `window + 1` of them match (a broad term stops after a few
+   * posts); only when they hold fewer matches — a rarer term — are the matches gathered through the
+   * GIN index instead and the newest kept, an order the newest-first index cannot give, so the plan
+   * cannot walk every post checking each. Relevance is computed for the window's posts only:
+   * `ts_rank` over the small title + excerpt vector (`rank_vector`, kept in the row), so a post that
+   * matches only in its content ranks 0.
    */
   const candidates = (query: string, window: number): string => {
     const ranking = orderBy === 'rank';
     const carried = ['id', 'published_at', ...(ranking || orderBy === 'published_at' ? [] : [orderBy]), ...(ranking ? ['rank_vector'] : [])];
+    const columns = carried.map((column) => `p.${column}`).join(', ');
+    const limit = params.add(window + 1);
+    const enough = params.add(window);
     return `
-    WITH matches AS MATERIALIZED (
-      SELECT ${carried.map((column) => `p.${column}`).join(', ')}
-      FROM posts p
-      WHERE p.organization_id = ${org} AND p.search_vector @@ ${query}
-        AND ${filter(where)}
+    WITH recent AS MATERIALIZED (
+      SELECT ${columns}
+      FROM (
+        SELECT ${columns}, p.search_vector FROM posts p
+        WHERE p.organization_id = ${org} AND ${filter(where)}
+        ORDER BY ${RECENT('p')}
+        LIMIT ${params.add(SEARCH_SCAN)}
+      ) p
+      WHERE p.search_vector @@ ${query}
       ORDER BY ${RECENT('p')}
-      LIMIT ${params.add(window + 1)}
+      LIMIT ${limit}
+    ),
+    matches AS MATERIALIZED (
+      SELECT * FROM recent WHERE (SELECT count(*) FROM recent) > ${enough}
+      UNION ALL
+      (SELECT ${columns}
+      FROM posts p
+      WHERE (SELECT count(*) FROM recent) <= ${enough}
+        AND p.organization_id = ${org} AND p.search_vector @@ ${query}
+        AND ${filter(where)}
+      ORDER BY (p.published_at + interval '0 seconds') DESC NULLS LAST, p.id DESC
+      LIMIT ${limit})
     ),
     hits AS (
       SELECT p.*, ${ranking ? `ts_rank(p.rank_vector, ${query})` : 'NULL::real'} AS rank
