@@ -83,7 +83,7 @@ export class BookingsController {
   @ApiOperation({
     summary: 'Create a booking',
     description:
-      "A new booking is PENDING (whatever the event type's requires_approval). The answer alone carries its manage_token (the attendee's key to /public/v1/bookings/{token}; only its hash is kept). 409 booking_overlap when its blocked time [start − buffer_before, end + buffer_after) (the event type's buffers, kept on the booking) overlaps that of a PENDING or CONFIRMED booking of the schedule; with an event type, on a schedule that has availability, 409 slot_unavailable with a reason unless it fits a window, the notice, the booking window and the daily limit; 422 invalid_reference for an unknown schedule_id or event_type_id.",
+      "A new booking is PENDING (whatever the event type's requires_approval). The answer alone carries its manage_token (the attendee's key to /public/v1/bookings/{token}; only its hash is kept). 409 booking_overlap when its blocked time [start − buffer_before, end + buffer_after) (the event type's buffers, kept on the booking) overlaps that of a PENDING or CONFIRMED booking of the schedule (booking_id) or a published event on it (event_id); 409 slot_unavailable with reason reserved (and reservation_id) when it overlaps an unexpired reservation's blocked time, unless it sends that reservation's id as reservation_id, which consumes it (reservation_mismatch, reservation_expired); with an event type, on a schedule that has availability, 409 slot_unavailable with a reason unless it fits a window, the notice, the booking window and the daily limit; 422 invalid_reference for an unknown schedule_id or event_type_id.",
   })
   @ApiDataResponse(CreatedBookingResponse, 201, 'The new booking and its manage token; Location names it')
   @ApiProblems(400, 403, 413, 415, 422)
@@ -94,7 +94,11 @@ export class BookingsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ data: CreatedBookingResponse }> {
     // The DTO made sure of the required fields; the attendee travels as one object.
-    const command = { ...BOOKING_FIELDS.fromWire(body), attendee: body.attendee } as CreateBookingCommand;
+    const command = {
+      ...BOOKING_FIELDS.fromWire(body),
+      attendee: body.attendee,
+      reservationId: body.reservation_id ?? undefined,
+    } as CreateBookingCommand;
     const { booking, manageToken } = await this.bookings.create(principal.organizationId, command);
     res.setHeader('Location', `/api/v1/bookings/${booking.id}`);
     return { data: { ...toBookingResponse(booking), manage_token: manageToken } };

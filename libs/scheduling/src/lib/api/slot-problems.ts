@@ -3,28 +3,48 @@ import { ApiExtraModels, ApiPropertyOptional, ApiResponse, getSchemaPath } from 
 import { Problem } from '@almanac/shared';
 import { SLOT_UNAVAILABLE_REASONS, SlotUnavailableReason } from '../domain/slots';
 
-/** The problem of a booking write's 409: `reason` is there for `slot_unavailable` alone. */
-export class BookingConflictProblem extends Problem {
-  @ApiPropertyOptional({
-    enum: SLOT_UNAVAILABLE_REASONS,
-    description:
-      'slot_unavailable only: outside_availability (not inside one window of the schedule), minimum_notice, booking_window (too far ahead) or daily_limit (max_bookings_per_day reached that local date)',
-  })
+const REASONS_DOC =
+  'minimum_notice, booking_window (too far ahead), outside_availability (not inside one window of the schedule), not_a_slot (a reservation only: inside a window but off its slot grid, or crossing the window\'s end), booked (a PENDING or CONFIRMED booking holds the time, buffers on both sides counted: booking_id), reserved (an unexpired reservation holds it: reservation_id), event (a published event on the schedule holds it: event_id) or daily_limit (max_bookings_per_day reached that local date, reservations counted). When several apply, the first in this order';
+
+/** The problem of a 409 on a slot: `reason` for `slot_unavailable`, and the record holding the time when one does. */
+export class SlotConflictProblem extends Problem {
+  @ApiPropertyOptional({ enum: SLOT_UNAVAILABLE_REASONS, description: `slot_unavailable only: ${REASONS_DOC}` })
   readonly reason?: SlotUnavailableReason;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'The PENDING or CONFIRMED booking holding the time (booking_overlap, or reason booked)' })
+  readonly booking_id?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'The unexpired reservation holding the time (reason reserved)' })
+  readonly reservation_id?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'The published event holding the time (booking_overlap, or reason event)' })
+  readonly event_id?: string;
+}
+
+function conflict(description: string): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(SlotConflictProblem),
+    ApiResponse({
+      status: 409,
+      description,
+      content: { 'application/problem+json': { schema: { $ref: getSchemaPath(SlotConflictProblem) } } },
+    }),
+  );
 }
 
 /**
- * 409 of a booking write: `booking_overlap`, `invalid_transition`, `notice_period_passed`, or `slot_unavailable` whose
- * problem carries a `reason` member (the reasons: docs/contract/scheduling.md).
+ * 409 of a booking write: `booking_overlap` (naming the booking or event holding the time),
+ * `invalid_transition`, `notice_period_passed`, `slot_unavailable` with a `reason` member (the reasons:
+ * docs/contract/scheduling.md), and for a create naming a reservation `reservation_mismatch` or
+ * `reservation_expired`.
  */
 export function ApiBookingConflict(): MethodDecorator {
-  return applyDecorators(
-    ApiExtraModels(BookingConflictProblem),
-    ApiResponse({
-      status: 409,
-      description:
-        'Conflict: booking_overlap (the blocked time, buffers included, overlaps another booking), invalid_transition, notice_period_passed (an attendee past the event type\'s notice), or slot_unavailable with a reason',
-      content: { 'application/problem+json': { schema: { $ref: getSchemaPath(BookingConflictProblem) } } },
-    }),
+  return conflict(
+    'Conflict: booking_overlap (the blocked time, buffers included, overlaps another PENDING or CONFIRMED booking, booking_id, or a published event of the schedule, event_id), invalid_transition, notice_period_passed (an attendee past the event type\'s notice), slot_unavailable with a reason (reserved with reservation_id when an unexpired reservation holds the time), or for a create that names a reservation: reservation_mismatch (its schedule, event type, start or end differ from the booking\'s; errors[] names them) or reservation_expired (unknown, expired, released or already consumed)',
   );
+}
+
+/** 409 of a reservation: `slot_unavailable` with the reason the start is not a slot offered now. */
+export function ApiReservationConflict(): MethodDecorator {
+  return conflict('Conflict: slot_unavailable with the reason the start is not a slot GET /api/v1/slots offers now, and the record holding the time for booked, reserved and event');
 }

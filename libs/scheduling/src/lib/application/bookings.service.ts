@@ -31,14 +31,19 @@ import {
 import { issueManageToken } from '../domain/booking-self-service';
 import { BookingStatus } from '../domain/booking-status';
 import { hasAvailability, localDateOf, localDayBounds } from '../domain/availability';
-import { SlotUnavailableError } from '../domain/scheduling-errors';
+import { assertConsumable } from '../domain/reservation';
+import { bookingConflict, BookingOverlapError, SlotUnavailableError } from '../domain/scheduling-errors';
 import { bookingMisfit } from '../domain/slots';
 import { bookingChanged } from '../domain/scheduling-announcements';
 import { BookingRepository } from '../infrastructure/booking.repository';
+import { BlockedTimeRepository } from '../infrastructure/blocked-time.repository';
+import { ReservationRepository } from '../infrastructure/reservation.repository';
 
 /** A create request: the new booking's own fields, and the event type it names (if any). */
 export type CreateBookingCommand = Omit<NewBookingInput, 'id' | 'organizationId' | 'schedule' | 'eventType' | 'manageTokenHash'> & {
   eventTypeId?: string | null;
+  /** A reservation of exactly this slot, consumed by the booking in its transaction. */
+  reservationId?: string;
 };
 
 export type UpdateBookingCommand = BookingUpdate;
@@ -72,6 +77,7 @@ export interface BookingListQuery {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const MINUTE_MS = 60_000;
 /** A CANCEL can lose a race only to another status change; after that the answer is settled. */
 const CANCEL_ATTEMPTS = 3;
 
@@ -80,9 +86,39 @@ export class BookingsService {
   constructor(
     private readonly transactions: Transactions,
     private readonly bookings: BookingRepository,
+    private readonly reservations: ReservationRepository,
+    private readonly blockedTimes: BlockedTimeRepository,
     private readonly clock: Clock,
     private readonly outbox: Outbox,
   ) {}
+
+  /**
+   * Runs a write of the booking's time; when the database refused it because something holds that
+   * time, answers with what does (looked up once the write's transaction is over): a booking or an
+   * event is 409 booking_overlap naming it, a reservation 409 slot_unavailable `reserved`.
+   */
+  private async holdingTime<T>(
+    booking: Pick<Booking, 'id' | 'organizationId' | 'scheduleId' | 'bufferBefore' | 'bufferAfter'>,
+    startTime: Date,
+    endTime: Date,
+    now: Date,
+    write: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (!(error instanceof BookingOverlapError) || error.holder) throw error;
+      const holder = await this.blockedTimes.holder(
+        booking.organizationId,
+        booking.scheduleId,
+        new Date(startTime.getTime() - booking.bufferBefore * MINUTE_MS),
+        new Date(endTime.getTime() + booking.bufferAfter * MINUTE_MS),
+        now,
+        { kind: 'booking', id: booking.id },
+      );
+      throw bookingConflict(holder);
+    }
+  }
 
   /**
    * New bookings are PENDING, whatever the event type's `requires_approval` says.
@@ -131,18 +167,33 @@ export class BookingsService {
       now,
     );
     const announcement = bookingChanged('booking.created', booking, this.clock.now());
-    if (eventType && hasAvailability(refs.schedule.availability)) {
-      // Against availability: the checks and the insert run in one transaction, under the daily
-      // limit's lock when the type has one, so concurrent bookings for its last place take turns.
-      const created = await this.transactions.run(async () => {
-        await this.assertFits(booking, refs.schedule as ScheduleRef, eventType, now);
-        return this.bookings.insert(booking, announcement);
-      });
-      return { booking: created, manageToken: manageToken.token };
-    }
-    // One statement writes the booking and its announcement (both or neither); the overlap rule is
-    // still the exclusion constraint's.
-    return { booking: await this.bookings.insert(booking, announcement), manageToken: manageToken.token };
+    const schedule = refs.schedule;
+    const againstAvailability = eventType !== null && hasAvailability(schedule.availability);
+    const created = await this.holdingTime(booking, booking.startTime, booking.endTime, now, () => {
+      if (command.reservationId !== undefined) {
+        // The reservation goes and the booking takes its time in one transaction: of concurrent
+        // bookings naming it, the first to delete it wins, the others find it gone.
+        const reservationId = command.reservationId;
+        return this.transactions.run(async () => {
+          const reservation = isUuid(reservationId) ? await this.reservations.take(organizationId, reservationId, now) : null;
+          assertConsumable(reservation, booking, now);
+          if (againstAvailability) await this.assertFits(booking, schedule, eventType!, now);
+          return this.bookings.insert(booking, announcement);
+        });
+      }
+      if (againstAvailability) {
+        // Against availability: the checks and the insert run in one transaction, under the daily
+        // limit's lock when the type has one, so concurrent bookings for its last place take turns.
+        return this.transactions.run(async () => {
+          await this.assertFits(booking, schedule, eventType!, now);
+          return this.bookings.insert(booking, announcement);
+        });
+      }
+      // One statement writes the booking and its announcement (both or neither); the overlap rule is
+      // still the exclusion constraint's.
+      return this.bookings.insert(booking, announcement);
+    });
+    return { booking: created, manageToken: manageToken.token };
   }
 
   /**
@@ -161,14 +212,26 @@ export class BookingsService {
       const date = localDateOf(booking.startTime.getTime(), schedule.timezone);
       await this.bookings.lockDailyLimit(booking.organizationId, booking.scheduleId, eventType.id, date.toString());
       const day = localDayBounds(date, schedule.timezone);
-      sameDayCount = await this.bookings.countSameDay(
-        booking.organizationId,
-        booking.scheduleId,
-        eventType.id,
-        new Date(day.start),
-        new Date(day.end),
-        booking.id,
-      );
+      // Unexpired reservations of the type count like its bookings.
+      const [bookings, reservations] = await Promise.all([
+        this.bookings.countSameDay(
+          booking.organizationId,
+          booking.scheduleId,
+          eventType.id,
+          new Date(day.start),
+          new Date(day.end),
+          booking.id,
+        ),
+        this.reservations.countSameDay(
+          booking.organizationId,
+          booking.scheduleId,
+          eventType.id,
+          new Date(day.start),
+          new Date(day.end),
+          now,
+        ),
+      ]);
+      sameDayCount = bookings + reservations;
     }
     const reason = bookingMisfit({
       availability: schedule.availability,
@@ -266,15 +329,19 @@ export class BookingsService {
     guard?.(current, now);
     const plan = planBookingUpdate(current, command, now);
 
-    const updated = await this.transactions.run(async () => {
-      await precondition.checkLocked(() => this.bookings.lockById(organizationId, id));
-      if (plan.reschedule && current.eventTypeId !== null) {
-        await this.assertRescheduleFits(current, plan.reschedule.startTime, plan.reschedule.endTime, now);
-      }
-      const after = await this.bookings.update(organizationId, id, plan.changes, plan.expectedStatus);
-      if (after) await this.announce(plan.event, after, plan.previousStatus);
-      return after;
-    });
+    const write = () =>
+      this.transactions.run(async () => {
+        await precondition.checkLocked(() => this.bookings.lockById(organizationId, id));
+        if (plan.reschedule && current.eventTypeId !== null) {
+          await this.assertRescheduleFits(current, plan.reschedule.startTime, plan.reschedule.endTime, now);
+        }
+        const after = await this.bookings.update(organizationId, id, plan.changes, plan.expectedStatus);
+        if (after) await this.announce(plan.event, after, plan.previousStatus);
+        return after;
+      });
+    const updated = plan.reschedule
+      ? await this.holdingTime(current, plan.reschedule.startTime, plan.reschedule.endTime, now, write)
+      : await write();
     if (updated) return updated;
     const latest = await this.bookings.findById(organizationId, id);
     if (!latest) throw new NotFoundError('Booking');

@@ -2,7 +2,19 @@ import { Injectable } from '@nestjs/common';
 import { Clock, isCalendarDate, isUuid, NotFoundError, ValidationFailedError } from '@almanac/shared';
 import { Temporal } from 'temporal-polyfill';
 import { localDateOf, localDayBounds } from '../domain/availability';
-import { availableSlots, DEFAULT_SLOT_RANGE_DAYS, MAX_SLOT_RANGE_DAYS, Slot } from '../domain/slots';
+import type { BlockingRecord } from '../domain/blocked-time';
+import type { BookingRules } from '../domain/booking-rules';
+import type { ScheduleRef } from '../domain/booking';
+import {
+  availableSlots,
+  BusyTimes,
+  CandidateRejection,
+  DEFAULT_SLOT_RANGE_DAYS,
+  MAX_SLOT_RANGE_DAYS,
+  Slot,
+  SlotQuery,
+} from '../domain/slots';
+import { BlockedTimeRepository } from '../infrastructure/blocked-time.repository';
 import { BookingRepository } from '../infrastructure/booking.repository';
 
 export interface SlotsCommand {
@@ -13,6 +25,8 @@ export interface SlotsCommand {
   timezone?: string;
   /** A booking whose own time does not block (the slots its attendee may move it to). */
   exceptBookingId?: string;
+  /** List every candidate that is not offered, with its reason. */
+  explain?: boolean;
 }
 
 /** A date is its 00:00 in the time zone; a date-time with a zone is its instant. */
@@ -29,11 +43,15 @@ function addDays(instant: number, days: number, timeZone: string): number {
 export class SlotsService {
   constructor(
     private readonly bookings: BookingRepository,
+    private readonly blockedTimes: BlockedTimeRepository,
     private readonly clock: Clock,
   ) {}
 
   /** Every slot of the range (docs/contract/scheduling.md), sorted by start, and the time zone they are told in. */
-  async list(organizationId: string, command: SlotsCommand): Promise<{ slots: Slot[]; timezone: string }> {
+  async list(
+    organizationId: string,
+    command: SlotsCommand,
+  ): Promise<{ slots: Slot[]; timezone: string; unavailable?: UnavailableSlot[] }> {
     // An id that is not a UUID names no record, like an unknown one.
     if (!isUuid(command.scheduleId)) throw new NotFoundError('Schedule');
     if (!isUuid(command.eventTypeId)) throw new NotFoundError('Event type');
@@ -41,6 +59,7 @@ export class SlotsService {
     if (!refs.schedule.found) throw new NotFoundError('Schedule');
     if (!refs.eventType?.found) throw new NotFoundError('Event type');
 
+    const explain = command.explain === true;
     const timezone = command.timezone ?? refs.schedule.timezone;
     const now = this.clock.now().getTime();
     const from = command.start === undefined ? now : instantOf(command.start, timezone);
@@ -51,26 +70,8 @@ export class SlotsService {
     }
 
     const rules = refs.eventType.rules;
-    // Bookings that can matter: any whose blocked time meets a candidate's (the range widened by the
-    // candidate's reach), and every one starting on a local date whose windows are looked at (the
-    // daily limit counts whole dates): from the day before the range's first date to the day after its last.
-    const tz = refs.schedule.timezone;
-    const firstDate = localDateOf(from, tz).subtract({ days: 1 });
-    const lastDate = localDateOf(to, tz).add({ days: 2 });
-    const busy = await this.bookings.busy(
-      organizationId,
-      command.scheduleId,
-      command.eventTypeId,
-      new Date(Math.min(from - rules.bufferBefore * 60_000, localDayBounds(firstDate, tz).start)),
-      new Date(
-        Math.max(
-          to + (rules.duration + rules.bufferAfter) * 60_000,
-          localDayBounds(lastDate, tz).start,
-        ),
-      ),
-      command.exceptBookingId,
-    );
-    const slots = availableSlots({
+    const held = await this.heldTimes(organizationId, command.scheduleId, command.eventTypeId, refs.schedule, rules, from, to, now, explain, command.exceptBookingId);
+    const query: SlotQuery = {
       availability: refs.schedule.availability,
       scheduleTimeZone: refs.schedule.timezone,
       timeZone: timezone,
@@ -78,8 +79,80 @@ export class SlotsService {
       from,
       to,
       now,
-      busy,
-    });
-    return { slots, timezone };
+      busy: held.busy,
+    };
+    if (!explain) return { slots: availableSlots(query), timezone };
+    const unavailable: UnavailableSlot[] = [];
+    const slots = availableSlots(query, (r) => unavailable.push({ ...r, holder: holderOf(held.ids, r.reason, r.busyIndex) }));
+    unavailable.sort((a, b) => a.start - b.start);
+    return { slots, timezone, unavailable };
   }
+
+  /**
+   * Everything that holds the schedule's time around `[from, to)` as the slots engine reads it, at
+   * `now`: bookings' blocked times (and the type's starts, for its daily limit), unexpired
+   * reservations (those of the type counting toward the limit too), published events; with
+   * `withIds`, the ids of what holds each span (to name it). `exceptBookingId`: a booking whose own
+   * time does not count (the slots its attendee may move it to).
+   *
+   * Which records can matter: any whose blocked time meets a candidate's (the range widened by the
+   * candidate's reach), and every one starting on a local date whose windows are looked at (the
+   * daily limit counts whole dates): from the day before the range's first date to the day after its last.
+   */
+  async heldTimes(
+    organizationId: string,
+    scheduleId: string,
+    eventTypeId: string,
+    schedule: ScheduleRef,
+    rules: BookingRules,
+    from: number,
+    to: number,
+    now: number,
+    withIds: boolean,
+    exceptBookingId?: string,
+  ): Promise<{ busy: BusyTimes; ids: HeldIds }> {
+    const tz = schedule.timezone;
+    const firstDate = localDateOf(from, tz).subtract({ days: 1 });
+    const lastDate = localDateOf(to, tz).add({ days: 2 });
+    const reachFrom = new Date(Math.min(from - rules.bufferBefore * 60_000, localDayBounds(firstDate, tz).start));
+    const reachTo = new Date(Math.max(to + (rules.duration + rules.bufferAfter) * 60_000, localDayBounds(lastDate, tz).start));
+    const [bookings, held] = await Promise.all([
+      this.bookings.busy(organizationId, scheduleId, eventTypeId, reachFrom, reachTo, exceptBookingId),
+      this.blockedTimes.held(organizationId, scheduleId, eventTypeId, reachFrom, reachTo, new Date(now), withIds, exceptBookingId),
+    ]);
+    const busy: BusyTimes = {
+      // Named bookings come from the blocked times (the same spans, with their ids).
+      blockedStarts: withIds ? held.booking.starts : bookings.blockedStarts,
+      blockedEnds: withIds ? held.booking.ends : bookings.blockedEnds,
+      sameTypeStarts: [...bookings.sameTypeStarts, ...held.sameTypeReservationStarts],
+      reserved: held.reservation,
+      events: held.event,
+    };
+    return { busy, ids: { booked: held.booking.ids, reserved: held.reservation.ids, event: held.event.ids } };
+  }
+}
+
+/** Ids of what holds each blocked span, per reason, in the order of BusyTimes' lists. */
+export interface HeldIds {
+  readonly booked: readonly string[];
+  readonly reserved: readonly string[];
+  readonly event: readonly string[];
+}
+
+const KIND_OF_REASON = { booked: 'booking', reserved: 'reservation', event: 'event' } as const;
+
+/** The record a rejection names: for `booked`, `reserved` and `event`, the one at its index. */
+export function holderOf(ids: HeldIds, reason: string, index: number | undefined): BlockingRecord | undefined {
+  if (index === undefined || !(reason in KIND_OF_REASON)) return undefined;
+  const kind = KIND_OF_REASON[reason as keyof typeof KIND_OF_REASON];
+  const id = ids[reason as keyof HeldIds][index];
+  return id === undefined ? undefined : { kind, id };
+}
+
+/** A candidate `explain` lists: its time, why it was not offered, and what holds it. */
+export interface UnavailableSlot {
+  readonly start: number;
+  readonly end: number;
+  readonly reason: CandidateRejection;
+  readonly holder?: BlockingRecord;
 }

@@ -61,7 +61,22 @@ export interface BusyTimes {
   readonly blockedStarts: readonly number[];
   readonly blockedEnds: readonly number[];
   readonly sameTypeStarts: readonly number[];
+  /**
+   * Unexpired reservations' blocked times (buffers included); those of the event type also have
+   * their starts in `sameTypeStarts`, since they count toward its daily limit like bookings.
+   */
+  readonly reserved?: BlockedSpans;
+  /** Published events' times on the schedule (an event blocks exactly its own time). */
+  readonly events?: BlockedSpans;
 }
+
+/** Blocked times as two parallel lists of epoch milliseconds, in any order. */
+export interface BlockedSpans {
+  readonly starts: readonly number[];
+  readonly ends: readonly number[];
+}
+
+const NO_SPANS: BlockedSpans = { starts: [], ends: [] };
 
 /** The busy times of bookings (the repository computes the same in SQL). */
 export function busyTimesOf(bookings: readonly BusyBooking[]): BusyTimes {
@@ -93,11 +108,29 @@ export interface SlotQuery {
   readonly busy: BusyTimes;
 }
 
-export type SlotUnavailableReason = 'outside_availability' | 'minimum_notice' | 'booking_window' | 'daily_limit';
+/**
+ * Why a time is not offered, in the order they are judged (the first that applies is the answer):
+ * `not_a_slot` is a start inside a window but off its grid, or whose slot crosses the window's end
+ * (a reservation must be a slot; a booking need not be); `booked`, `reserved` and `event` name what
+ * holds the time.
+ */
+export type SlotUnavailableReason =
+  | 'minimum_notice'
+  | 'booking_window'
+  | 'outside_availability'
+  | 'not_a_slot'
+  | 'booked'
+  | 'reserved'
+  | 'event'
+  | 'daily_limit';
 export const SLOT_UNAVAILABLE_REASONS: readonly SlotUnavailableReason[] = [
-  'outside_availability',
   'minimum_notice',
   'booking_window',
+  'outside_availability',
+  'not_a_slot',
+  'booked',
+  'reserved',
+  'event',
   'daily_limit',
 ];
 
@@ -233,9 +266,13 @@ function firstAtOrAfter(sorted: Float64Array, value: number): number {
 }
 
 /** Why a candidate start inside a window and the query's range is not offered, first reason first. */
-export type CandidateRejection = 'minimum_notice' | 'booking_window' | 'booked' | 'daily_limit';
+export type CandidateRejection = 'minimum_notice' | 'booking_window' | 'booked' | 'reserved' | 'event' | 'daily_limit';
 
-/** A candidate that was not offered: its reason, and for `booked` the earliest-starting blocked time (its index in `busy`'s lists). */
+/**
+ * A candidate that was not offered: its reason, and for `booked`, `reserved` and `event` the
+ * earliest-starting blocked time of that kind it meets (its index in the lists of `busy`:
+ * `blockedStarts`, `reserved` or `events`).
+ */
 export interface RejectedCandidate {
   readonly start: number;
   readonly end: number;
@@ -273,6 +310,10 @@ export function availableSlots(q: SlotQuery, onRejected?: (rejected: RejectedCan
     q.timeZone === q.scheduleTimeZone ? zone : new ZoneOffsets(q.timeZone, q.from, q.to),
   );
   const blocked = new BlockedTimes(q.busy.blockedStarts, q.busy.blockedEnds);
+  const reserved = q.busy.reserved ?? NO_SPANS;
+  const held = new BlockedTimes(reserved.starts, reserved.ends);
+  const events = q.busy.events ?? NO_SPANS;
+  const occupied = new BlockedTimes(events.starts, events.ends);
   // Daily limit: starts of this type's bookings, sorted, counted per local date by binary search.
   const sameTypeStarts = Float64Array.from(q.busy.sameTypeStarts).sort();
   const dayFull = (day: number): boolean => {
@@ -313,6 +354,8 @@ export function availableSlots(q: SlotQuery, onRejected?: (rejected: RejectedCan
         if (start < earliest) reason = 'minimum_notice';
         else if (start >= latest) reason = 'booking_window';
         else if ((busyIndex = blocked.firstOverlap(start - before, end + after)) !== -1) reason = 'booked';
+        else if ((busyIndex = held.firstOverlap(start - before, end + after)) !== -1) reason = 'reserved';
+        else if ((busyIndex = occupied.firstOverlap(start - before, end + after)) !== -1) reason = 'event';
         else if (full) reason = 'daily_limit';
         if (reason === null) {
           const local = clock.read(start);
@@ -359,4 +402,28 @@ export function bookingMisfit(q: FitQuery): SlotUnavailableReason | null {
   if (q.rules.bookingWindowDays !== null && q.start >= q.now + q.rules.bookingWindowDays * DAY) return 'booking_window';
   if (q.rules.maxBookingsPerDay !== null && q.sameDayCount >= q.rules.maxBookingsPerDay) return 'daily_limit';
   return null;
+}
+
+/**
+ * Whether `start` is a slot the query would offer, and if not, the first reason it is not: the
+ * candidate's own rejection when it is one, else `minimum_notice` and `booking_window` as for any
+ * start, then `outside_availability` (inside no window) or `not_a_slot` (inside one but off its grid,
+ * or the slot would cross its end). `busyIndex` as in RejectedCandidate.
+ */
+export function slotVerdict(
+  q: Omit<SlotQuery, 'from' | 'to' | 'timeZone'>,
+  start: number,
+): { reason: SlotUnavailableReason; busyIndex?: number } | null {
+  let rejected: RejectedCandidate | undefined;
+  const offered = availableSlots({ ...q, timeZone: q.scheduleTimeZone, from: start, to: start + 1 }, (r) => {
+    if (r.start === start) rejected ??= r;
+  });
+  if (offered.some((s) => s.start === start)) return null;
+  if (rejected) return rejected.busyIndex === undefined ? { reason: rejected.reason } : { reason: rejected.reason, busyIndex: rejected.busyIndex };
+  if (start < q.now + q.rules.minimumNotice * MINUTE) return { reason: 'minimum_notice' };
+  if (q.rules.bookingWindowDays !== null && start >= q.now + q.rules.bookingWindowDays * DAY) return { reason: 'booking_window' };
+  const inWindow = windowsBetween(effectiveAvailability(q.availability), start, start + 1, q.scheduleTimeZone).some(
+    ({ span }) => span.start <= start && start < span.end,
+  );
+  return { reason: inWindow ? 'not_a_slot' : 'outside_availability' };
 }

@@ -210,6 +210,17 @@ export class CreateBookingDto {
     IsBookingMetadata(),
   ])
   readonly metadata?: BookingMetadata | null;
+
+  @ApiPropertyOptional({
+    format: 'uuid',
+    nullable: true,
+    type: String,
+    description:
+      "A reservation (POST /api/v1/slots/reservations) of exactly this booking's schedule, event type, start and end, consumed by the booking in its own transaction: 409 reservation_mismatch when one of those differs, 409 reservation_expired when it is unknown, expired, released or already consumed (of concurrent bookings naming it, one wins)",
+  })
+  @IsOptional()
+  @IsString()
+  readonly reservation_id?: string | null;
 }
 
 /** Any attendee field; name and e-mail cannot be cleared, the others can (null). */
