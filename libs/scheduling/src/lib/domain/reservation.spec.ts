@@ -1,6 +1,7 @@
 import { Availability } from './availability';
 import { assertConsumable, isReservationActive, newReservation, Reservation } from './reservation';
-import { BookingRules, BusyTimes, slotVerdict } from './slots';
+import type { BookingRules } from './booking-rules';
+import { BusyTimes, slotVerdict } from './slots';
 
 const M = 60_000;
 const at = (iso: string): number => Date.parse(iso);

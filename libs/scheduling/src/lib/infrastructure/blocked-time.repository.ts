@@ -69,11 +69,13 @@ export class BlockedTimeRepository {
     const [row] = await this.db.rows<{
       held: [BlockKind[] | null, string[] | null, number[] | null, number[] | null, number[] | null];
     }>(
+      // The aggregates of one query see the rows in one order, so the lists stay parallel; the slots
+      // engine sorts the spans itself.
       `SELECT json_build_array(
-           array_agg(b.kind ORDER BY lower(b.during), b.source_id),
-           array_agg(b.source_id ORDER BY lower(b.during), b.source_id),
-           array_agg(round(date_part('epoch', lower(b.during)) * 1000) ORDER BY lower(b.during), b.source_id),
-           array_agg(round(date_part('epoch', upper(b.during)) * 1000) ORDER BY lower(b.during), b.source_id),
+           array_agg(b.kind),
+           array_agg(b.source_id),
+           array_agg(round(date_part('epoch', lower(b.during)) * 1000)),
+           array_agg(round(date_part('epoch', upper(b.during)) * 1000)),
            array_agg(round(date_part('epoch', r.start_time) * 1000)) FILTER (WHERE r.event_type_id = $3)) AS held
          FROM schedule_blocked_times b
          LEFT JOIN slot_reservations r
