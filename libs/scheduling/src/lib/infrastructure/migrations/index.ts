@@ -7,4 +7,5 @@ export { SchedulingAvailability1764150001500 } from './1764150001500-availabilit
 export { FeedNearestBookings1764300000800 } from './1764300000800-feed-nearest-bookings';
 export { SchedulingBusyTimesFromIndex1764330000000 } from './1764330000000-busy-times-from-index';
 export { SchedulingBlockedTimes1764400000000 } from './1764400000000-blocked-times';
+export { SchedulingEventsHoldTime1764400000300 } from './1764400000300-events-hold-time';
 export { SchedulingBookingSelfService1764400000500 } from './1764400000500-booking-self-service';
