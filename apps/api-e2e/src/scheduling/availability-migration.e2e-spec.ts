@@ -19,11 +19,11 @@ describe('availability migration (e2e)', () => {
   afterAll(async () => t.close());
 
   /**
-   * Runs the availability migration one way, with the later one that builds on its columns (the
-   * blocked times, whose trigger reads the buffers) undone before it and redone after it.
+   * Runs the availability migration one way, with the later ones that build on its columns (the
+   * blocked times, whose trigger reads the buffers, and what events hold) undone before it and redone after it.
    */
   async function run(direction: 'up' | 'down'): Promise<void> {
-    const names = ['SchedulingAvailability1764150001500', 'SchedulingBlockedTimes1764400000000'];
+    const names = ['SchedulingAvailability1764150001500', 'SchedulingBlockedTimes1764400000000', 'SchedulingEventsHoldTime1764400000300'];
     const runner = t.dataSource.createQueryRunner();
     try {
       for (const name of direction === 'up' ? names : [...names].reverse()) {

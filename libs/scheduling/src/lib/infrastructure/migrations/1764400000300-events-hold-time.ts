@@ -40,6 +40,11 @@ export class SchedulingEventsHoldTime1764400000300 implements MigrationInterface
       CREATE TRIGGER events_blocked_time
         AFTER INSERT OR DELETE OR UPDATE OF status, schedule_id, starts_at, ends_at
         ON events FOR EACH ROW EXECUTE FUNCTION events_keep_blocked_time()`);
+    // Events published on a schedule before this migration hold their time from now on.
+    await runner.query(`
+      INSERT INTO schedule_blocked_times (organization_id, schedule_id, kind, source_id, during)
+      SELECT organization_id, schedule_id, 'event', id, tstzrange(starts_at, ends_at, '[)')
+        FROM events WHERE status = 'published' AND schedule_id IS NOT NULL`);
     await runner.query(`
       CREATE VIEW schedule_holds AS
         SELECT b.organization_id, b.schedule_id, b.kind, b.source_id AS id, b.during, b.expires_at,
