@@ -66,34 +66,36 @@ export class SchedulingBlockedTimes1764400000000 implements MigrationInterface {
     // The background sweep deletes expired reservations oldest first, a batch at a time.
     await runner.query('CREATE INDEX slot_reservations_expiry_idx ON slot_reservations (expires_at)');
 
-    // Deletes the expired reservations that overlap `during` on the schedule (see the class comment).
+    // What every source's trigger does, written once: `hold_schedule_time` writes (or moves) a
+    // record's blocked time, first deleting the expired reservations it overlaps (see the class
+    // comment; `now` is the writer's clock); `release_schedule_time` frees it.
     await runner.query(`
-      CREATE FUNCTION purge_expired_blocked_times(org uuid, schedule uuid, during tstzrange, now timestamptz)
+      CREATE FUNCTION hold_schedule_time(org uuid, schedule uuid, holder_kind text, holder uuid, blocked tstzrange,
+                                         now timestamptz, expires timestamptz DEFAULT NULL)
       RETURNS void LANGUAGE sql AS $$
         DELETE FROM schedule_blocked_times b
-         WHERE b.organization_id = org AND b.schedule_id = schedule AND b.during && purge_expired_blocked_times.during
-           AND b.kind = 'reservation' AND b.expires_at <= now
+         WHERE b.organization_id = org AND b.schedule_id = schedule AND b.during && blocked
+           AND b.kind = 'reservation' AND b.expires_at <= now;
+        INSERT INTO schedule_blocked_times AS b (organization_id, schedule_id, kind, source_id, during, expires_at)
+        VALUES (org, schedule, holder_kind, holder, blocked, expires)
+        ON CONFLICT (organization_id, kind, source_id) DO UPDATE
+          SET schedule_id = EXCLUDED.schedule_id, during = EXCLUDED.during, expires_at = EXCLUDED.expires_at
+          WHERE b.schedule_id <> EXCLUDED.schedule_id OR b.during <> EXCLUDED.during;
+      $$`);
+    await runner.query(`
+      CREATE FUNCTION release_schedule_time(org uuid, holder_kind text, holder uuid)
+      RETURNS void LANGUAGE sql AS $$
+        DELETE FROM schedule_blocked_times WHERE organization_id = org AND kind = holder_kind AND source_id = holder;
       $$`);
 
     await runner.query(`
       CREATE FUNCTION bookings_keep_blocked_time() RETURNS trigger LANGUAGE plpgsql AS $$
-      DECLARE
-        was_active boolean := TG_OP <> 'INSERT' AND OLD.status IN ('PENDING', 'CONFIRMED');
-        is_active boolean := TG_OP <> 'DELETE' AND NEW.status IN ('PENDING', 'CONFIRMED');
-        blocked tstzrange;
       BEGIN
-        IF was_active AND NOT is_active THEN
-          DELETE FROM schedule_blocked_times
-           WHERE organization_id = OLD.organization_id AND kind = 'booking' AND source_id = OLD.id;
-        END IF;
-        IF is_active THEN
-          blocked := booking_blocked_time(NEW.start_time, NEW.end_time, NEW.buffer_before, NEW.buffer_after);
-          PERFORM purge_expired_blocked_times(NEW.organization_id, NEW.schedule_id, blocked, NEW.updated_at);
-          INSERT INTO schedule_blocked_times AS b (organization_id, schedule_id, kind, source_id, during)
-          VALUES (NEW.organization_id, NEW.schedule_id, 'booking', NEW.id, blocked)
-          ON CONFLICT (organization_id, kind, source_id) DO UPDATE
-            SET schedule_id = EXCLUDED.schedule_id, during = EXCLUDED.during
-            WHERE b.schedule_id <> EXCLUDED.schedule_id OR b.during <> EXCLUDED.during;
+        IF TG_OP <> 'DELETE' AND NEW.status IN ('PENDING', 'CONFIRMED') THEN
+          PERFORM hold_schedule_time(NEW.organization_id, NEW.schedule_id, 'booking', NEW.id,
+            booking_blocked_time(NEW.start_time, NEW.end_time, NEW.buffer_before, NEW.buffer_after), NEW.updated_at);
+        ELSIF TG_OP <> 'INSERT' AND OLD.status IN ('PENDING', 'CONFIRMED') THEN
+          PERFORM release_schedule_time(OLD.organization_id, 'booking', OLD.id);
         END IF;
         RETURN NULL;
       END $$`);
@@ -104,17 +106,12 @@ export class SchedulingBlockedTimes1764400000000 implements MigrationInterface {
 
     await runner.query(`
       CREATE FUNCTION slot_reservations_keep_blocked_time() RETURNS trigger LANGUAGE plpgsql AS $$
-      DECLARE
-        blocked tstzrange;
       BEGIN
         IF TG_OP = 'DELETE' THEN
-          DELETE FROM schedule_blocked_times
-           WHERE organization_id = OLD.organization_id AND kind = 'reservation' AND source_id = OLD.id;
+          PERFORM release_schedule_time(OLD.organization_id, 'reservation', OLD.id);
         ELSE
-          blocked := booking_blocked_time(NEW.start_time, NEW.end_time, NEW.buffer_before, NEW.buffer_after);
-          PERFORM purge_expired_blocked_times(NEW.organization_id, NEW.schedule_id, blocked, NEW.created_at);
-          INSERT INTO schedule_blocked_times (organization_id, schedule_id, kind, source_id, during, expires_at)
-          VALUES (NEW.organization_id, NEW.schedule_id, 'reservation', NEW.id, blocked, NEW.expires_at);
+          PERFORM hold_schedule_time(NEW.organization_id, NEW.schedule_id, 'reservation', NEW.id,
+            booking_blocked_time(NEW.start_time, NEW.end_time, NEW.buffer_before, NEW.buffer_after), NEW.created_at, NEW.expires_at);
         END IF;
         RETURN NULL;
       END $$`);
@@ -134,7 +131,8 @@ export class SchedulingBlockedTimes1764400000000 implements MigrationInterface {
     await runner.query('DROP TRIGGER bookings_blocked_time ON bookings');
     await runner.query('DROP FUNCTION slot_reservations_keep_blocked_time()');
     await runner.query('DROP FUNCTION bookings_keep_blocked_time()');
-    await runner.query('DROP FUNCTION purge_expired_blocked_times(uuid, uuid, tstzrange, timestamptz)');
+    await runner.query('DROP FUNCTION release_schedule_time(uuid, text, uuid)');
+    await runner.query('DROP FUNCTION hold_schedule_time(uuid, uuid, text, uuid, tstzrange, timestamptz, timestamptz)');
     await runner.query('DROP TABLE slot_reservations');
     await runner.query('DROP TABLE schedule_blocked_times');
   }

@@ -16,23 +16,12 @@ export class SchedulingEventsHoldTime1764400000300 implements MigrationInterface
   async up(runner: QueryRunner): Promise<void> {
     await runner.query(`
       CREATE FUNCTION events_keep_blocked_time() RETURNS trigger LANGUAGE plpgsql AS $$
-      DECLARE
-        was_active boolean := TG_OP <> 'INSERT' AND OLD.status = 'published' AND OLD.schedule_id IS NOT NULL;
-        is_active boolean := TG_OP <> 'DELETE' AND NEW.status = 'published' AND NEW.schedule_id IS NOT NULL;
-        blocked tstzrange;
       BEGIN
-        IF was_active AND NOT is_active THEN
-          DELETE FROM schedule_blocked_times
-           WHERE organization_id = OLD.organization_id AND kind = 'event' AND source_id = OLD.id;
-        END IF;
-        IF is_active THEN
-          blocked := tstzrange(NEW.starts_at, NEW.ends_at, '[)');
-          PERFORM purge_expired_blocked_times(NEW.organization_id, NEW.schedule_id, blocked, NEW.updated_at);
-          INSERT INTO schedule_blocked_times AS b (organization_id, schedule_id, kind, source_id, during)
-          VALUES (NEW.organization_id, NEW.schedule_id, 'event', NEW.id, blocked)
-          ON CONFLICT (organization_id, kind, source_id) DO UPDATE
-            SET schedule_id = EXCLUDED.schedule_id, during = EXCLUDED.during
-            WHERE b.schedule_id <> EXCLUDED.schedule_id OR b.during <> EXCLUDED.during;
+        IF TG_OP <> 'DELETE' AND NEW.status = 'published' AND NEW.schedule_id IS NOT NULL THEN
+          PERFORM hold_schedule_time(NEW.organization_id, NEW.schedule_id, 'event', NEW.id,
+            tstzrange(NEW.starts_at, NEW.ends_at, '[)'), NEW.updated_at);
+        ELSIF TG_OP <> 'INSERT' AND OLD.status = 'published' AND OLD.schedule_id IS NOT NULL THEN
+          PERFORM release_schedule_time(OLD.organization_id, 'event', OLD.id);
         END IF;
         RETURN NULL;
       END $$`);
