@@ -428,7 +428,10 @@ describe('slot reservations and explained slots (e2e)', () => {
       expect(won).toHaveLength(1);
       for (const res of answers.filter((r) => r.status !== 200 && r.status !== 201)) {
         expect(res.status).toBe(409);
-        expect(['booking_overlap', 'slot_unavailable']).toContain(res.body.code);
+        // write_conflict: PostgreSQL kept aborting the write as a deadlock with the others (the
+        // exclusion checks wait on each other) and it was given up after five attempts, unapplied.
+        expect(['booking_overlap', 'slot_unavailable', 'write_conflict']).toContain(res.body.code);
+        if (res.body.code === 'write_conflict') continue;
         if (res.body.code === 'slot_unavailable') expect(['booked', 'reserved']).toContain(res.body.reason);
         const holderId = res.body.booking_id ?? res.body.reservation_id;
         expect(holderId).toBe(won[0]!.body.data.id);

@@ -25,8 +25,9 @@ export const RESERVATION_SWEEP_BATCH = 1_000;
 export const RESERVATION_SWEEP_MAX_BATCHES = 10;
 
 /**
- * Slot holds. A reservation is taken only on a start `/slots` offers at that moment (checked in the
- * write's transaction, under the daily limit's lock when the type has one), and only while nothing
+ * Slot holds. A reservation is taken only on a start `/slots` offers at that moment (checked just
+ * before the insert; in one transaction with it, under the daily limit's lock, when the type has a
+ * daily limit), and only while nothing
  * else holds its time: the exclusion constraint of `schedule_blocked_times` decides that, so of
  * concurrent writers on overlapping time (reservations, bookings, reschedules) one wins.
  */
@@ -83,19 +84,23 @@ export class ReservationsService {
       now,
     );
     const start = reservation.startTime.getTime();
+    const checkAndInsert = async (): Promise<Reservation> => {
+      const { busy, ids } = await this.slots.heldTimes(
+        organizationId, command.scheduleId, command.eventTypeId, schedule, rules, start, start + 1, now.getTime(), true,
+      );
+      const verdict = slotVerdict({ availability: schedule.availability, scheduleTimeZone: schedule.timezone, rules, now: now.getTime(), busy }, start);
+      if (verdict) throw new SlotUnavailableError(verdict.reason, holderOf(ids, verdict.reason, verdict.busyIndex));
+      return this.reservations.insert(reservation);
+    };
     try {
+      // Without a daily limit the check only makes the answer friendly (the exclusion constraint
+      // decides overlaps), so its reads and the insert run on their own: no transaction to hold.
+      if (rules.maxBookingsPerDay === null) return await checkAndInsert();
       return await this.transactions.run(async () => {
-        if (rules.maxBookingsPerDay !== null) {
-          // The daily limit counts reservations with bookings: both take its lock to count and write.
-          const date = localDateOf(start, schedule.timezone).toString();
-          await this.bookings.lockDailyLimit(organizationId, command.scheduleId, command.eventTypeId, date);
-        }
-        const { busy, ids } = await this.slots.heldTimes(
-          organizationId, command.scheduleId, command.eventTypeId, schedule, rules, start, start + 1, now.getTime(), true,
-        );
-        const verdict = slotVerdict({ availability: schedule.availability, scheduleTimeZone: schedule.timezone, rules, now: now.getTime(), busy }, start);
-        if (verdict) throw new SlotUnavailableError(verdict.reason, holderOf(ids, verdict.reason, verdict.busyIndex));
-        return this.reservations.insert(reservation);
+        // The daily limit counts reservations with bookings: both take its lock to count and write.
+        const date = localDateOf(start, schedule.timezone).toString();
+        await this.bookings.lockDailyLimit(organizationId, command.scheduleId, command.eventTypeId, date);
+        return checkAndInsert();
       });
     } catch (error) {
       if (!(error instanceof BookingOverlapError) || error.holder) throw error;
