@@ -292,9 +292,9 @@ export async function tour(organizationId: string, feedFile: string): Promise<st
   const explained = await call('Slots_list', { query: { event_type_id: eventType.id, schedule_id: schedule.id, explain: true } });
   const why: string = explained.meta.unavailable?.[0]?.reason ?? 'all offered';
   const hold = (await call('Reservations_create', { body: { event_type_id: eventType.id, schedule_id: schedule.id, start_time: '2027-05-04T09:00:00Z', ttl_minutes: 5 } })).data;
-  const until: string = (await call('Reservations_get', { path: { id: hold.id } })).data.expires_at;
+  const heldUntil: string = (await call('Reservations_get', { path: { id: hold.id } })).data.expires_at;
   const released: boolean = (await call('Reservations_release', { path: { id: hold.id } })).data.deleted;
-  seen.push(why, until, String(released));
+  seen.push(why, heldUntil, String(released));
 
   // The admin console's session endpoints.
   const adminKey = (await call('AdminApiKeys_create', { path: { organizationId }, body: { name: 'CI', scopes: ['bookings:read'] } })).data;
