@@ -81,7 +81,7 @@ function buildScenarios(fixtures, db) {
       id: 'slots',
       label: 'GET /api/v1/slots (62 days, 5,000 bookings)',
       kind: 'read',
-      note: 'a schedule open on weekdays 08:00–20:00 (Paris) with 5,000 bookings; 10-minute type, 5-minute interval, daily limit',
+      note: 'a schedule open on weekdays 08:00–20:00 (Paris) with 5,000 bookings and a weekly limit of booked minutes; 10-minute type, 5-minute interval, daily limit',
       requests() {
         const { scheduleId, eventTypeId, start, end } = fixtures.slots;
         return [

@@ -415,7 +415,9 @@ async function seed(client, options) {
   // Slots: one schedule open on weekdays 08:00–20:00 in Paris, with 5,000 PENDING
   // 20-minute bookings every 30 minutes (at :05 and :35) from tomorrow on (about 104 days, so a
   // 62-day query meets some 3,000 of them), a third of them of a 10-minute event type with a 5-minute
-  // interval and a daily limit: the 10-minute gaps leave two slots an hour.
+  // interval and a daily limit: the 10-minute gaps leave two slots an hour. The schedule has a weekly
+  // limit of booked minutes over all its bookings, never reached (the answer stays the same), so a
+  // query also counts its periods.
   const slots = {
     scheduleId: newId(),
     eventTypeId: newId(),
@@ -423,8 +425,9 @@ async function seed(client, options) {
   };
   slots.end = new Date(Date.parse(slots.start) + 62 * DAY).toISOString();
   await client.query(
-    `INSERT INTO schedules (id, organization_id, name, timezone, availability, date_overrides, created_at, updated_at)
-     VALUES ($1, $2, 'Slots bench', 'Europe/Paris', $3, '[]', $4, $4)`,
+    `INSERT INTO schedules (id, organization_id, name, timezone, availability, date_overrides, max_booked_minutes_per_week,
+       created_at, updated_at)
+     VALUES ($1, $2, 'Slots bench', 'Europe/Paris', $3, '[]', 100000, $4, $4)`,
     [
       slots.scheduleId,
       orgs[0].id,
@@ -455,7 +458,7 @@ async function seed(client, options) {
       new Date(now - DAY),
     ],
   );
-  step('slots: a schedule with availability, 5000 bookings, an event type');
+  step('slots: a schedule with availability and a weekly limit, 5000 bookings, an event type');
 
   // Events: from a year ago to a year ahead, a third unlimited, the rest with 10-200 places.
   const eventCounts = split(sizes.events, orgCount);

@@ -199,6 +199,35 @@ describe('slot reservations and explained slots (e2e)', () => {
       }).expect(201);
       await reserve({ start_time: '2026-11-24T10:00:00Z', event_type_id: limited }).expect(201);
     });
+
+    it('counts unexpired reservations toward every limit: a weekly limit of 1 refuses a booking until the hold expires', async () => {
+      const weekly = await createEventType(t, a, { duration: 30, max_bookings_per_week: 1 });
+      const held = await reserved('2026-11-23T10:00:00Z', { event_type_id: weekly, ttl_minutes: 5 });
+      const slot = { event_type_id: weekly, start_time: '2026-11-25T14:00:00Z', end_time: '2026-11-25T14:30:00Z' };
+      const refused = await book(slot).expect(409);
+      expect(refused.body).toMatchObject({ code: 'slot_unavailable', reason: 'weekly_limit' });
+      expect((await refusal('2026-11-26T10:00:00Z', { event_type_id: weekly })).reason).toBe('weekly_limit');
+      // The slots of that week say so; the next week is open.
+      const explained = await slots({ event_type_id: weekly, start: '2026-11-25', end: '2026-11-26', explain: 'true' });
+      expect(explained.body.data).toEqual([]);
+      expect(new Set(explained.body.meta.unavailable.map((u: { reason: string }) => u.reason))).toEqual(new Set(['weekly_limit']));
+      expect(await offered({ event_type_id: weekly, start: '2026-11-30', end: '2026-12-01' })).toHaveLength(16);
+      expect(await t.query('SELECT id FROM bookings WHERE event_type_id = $1', [weekly])).toEqual([]);
+      // From expires_at the hold counts no more, deleted or not.
+      t.clock.set(held['expires_at']);
+      const accepted = await book(slot).expect(201);
+      expect(await t.query('SELECT id FROM bookings WHERE event_type_id = $1', [weekly])).toEqual([{ id: accepted.body.data.id }]);
+      expect(await t.query('SELECT id FROM slot_reservations WHERE id = $1', [held['id']])).toHaveLength(1);
+    });
+
+    it("counts them toward the schedule's own limits, whatever their event type", async () => {
+      await t.api.patch(`/api/v1/schedules/${scheduleId}`).set(a.auth).send({ max_bookings_per_day: 1 }).expect(200);
+      await reserved('2026-11-23T10:00:00Z');
+      const other = await createEventType(t, a, { duration: 30 });
+      expect((await refusal('2026-11-23T14:00:00Z', { event_type_id: other })).reason).toBe('schedule_limit');
+      const refused = await book({ start_time: '2026-11-23T15:00:00Z', end_time: '2026-11-23T15:30:00Z' }).expect(409);
+      expect(refused.body).toMatchObject({ code: 'slot_unavailable', reason: 'schedule_limit' });
+    });
   });
 
   describe('an unexpired reservation blocks its time', () => {
@@ -407,6 +436,26 @@ describe('slot reservations and explained slots (e2e)', () => {
   });
 
   describe('races: the database lets one writer take overlapping time', () => {
+    it('the last place of a weekly limit: of 20 parallel bookings and reservations at different times, one wins', async () => {
+      const weekly = await createEventType(t, a, { duration: 30, max_bookings_per_week: 1 });
+      const starts = Array.from({ length: 20 }, (_, i) => at('2026-11-23T09:00:00Z', 24 * 60 * Math.floor(i / 8) + 30 * (i % 8)));
+      const answers = await Promise.all(
+        starts.map((start, i) =>
+          i % 2 === 0
+            ? reserve({ start_time: start, event_type_id: weekly })
+            : book({ start_time: start, end_time: at(start, 30), event_type_id: weekly, attendee: { name: `W${i}`, email: `w${i}@example.com` } }),
+        ),
+      );
+      expect(answers.filter((res) => res.status === 201)).toHaveLength(1);
+      for (const res of answers.filter((r) => r.status !== 201)) {
+        expect(res.status).toBe(409);
+        expect(res.body).toMatchObject({ code: 'slot_unavailable', reason: 'weekly_limit' });
+      }
+      const bookings = await t.query('SELECT id FROM bookings WHERE event_type_id = $1', [weekly]);
+      const reservations = await t.query('SELECT id FROM slot_reservations WHERE event_type_id = $1', [weekly]);
+      expect(bookings.length + reservations.length).toBe(1);
+    });
+
     it('20 parallel reservations, bookings and reschedules over 10:00–10:30: exactly one wins', async () => {
       const movable: string[] = [];
       for (let i = 0; i < 6; i++) {

@@ -14,6 +14,7 @@ import { SchedulesController } from './api/schedules.controller';
 import { ReservationsController } from './api/reservations.controller';
 import { SlotsController } from './api/slots.controller';
 import { BookingErasureService } from './application/booking-erasure.service';
+import { BookingLimits } from './application/booking-limits.service';
 import { BookingSelfService } from './application/booking-self-service.service';
 import { BookingsService } from './application/bookings.service';
 import { CalendarFeedLimits } from './application/calendar-feed-limits';
@@ -72,6 +73,7 @@ registerErrorCodes('scheduling', SCHEDULING_ERROR_CODES);
     ExternalBookingRepository,
     SchedulesService,
     BookingsService,
+    BookingLimits,
     EventTypesService,
     ExternalBookingsService,
     CalendarFeedRepository,

@@ -83,7 +83,7 @@ export class BookingsController {
   @ApiOperation({
     summary: 'Create a booking',
     description:
-      "A new booking is PENDING (whatever the event type's requires_approval). The answer alone carries its manage_token (the attendee's key to /public/v1/bookings/{token}; only its hash is kept). 409 booking_overlap when its blocked time [start − buffer_before, end + buffer_after) (the event type's buffers, kept on the booking) overlaps that of a PENDING or CONFIRMED booking of the schedule (booking_id) or a published event on it (event_id); 409 slot_unavailable with reason reserved (and reservation_id) when it overlaps an unexpired reservation's blocked time, unless it sends that reservation's id as reservation_id, which consumes it (reservation_mismatch, reservation_expired); with an event type, on a schedule that has availability, 409 slot_unavailable with a reason unless it fits a window, the notice, the booking window and the daily limit; 422 invalid_reference for an unknown schedule_id or event_type_id.",
+      "A new booking is PENDING (whatever the event type's requires_approval). The answer alone carries its manage_token (the attendee's key to /public/v1/bookings/{token}; only its hash is kept). 409 booking_overlap when its blocked time [start − buffer_before, end + buffer_after) (the event type's buffers, kept on the booking) overlaps that of a PENDING or CONFIRMED booking of the schedule (booking_id) or a published event on it (event_id); 409 slot_unavailable with reason reserved (and reservation_id) when it overlaps an unexpired reservation's blocked time, unless it sends that reservation's id as reservation_id, which consumes it (reservation_mismatch, reservation_expired); 409 slot_unavailable with a reason (the first broken of: minimum_notice, booking_window, outside_availability, then, after the overlap, daily_limit, weekly_limit, monthly_limit, duration_limit, schedule_limit) unless, with an event type on a schedule that has availability, it fits the notice, the booking window, a window and the type's limits, and, in any case, the schedule's limits (periods local to the schedule time zone: days, weeks from Monday, calendar months; unexpired reservations count like bookings, the one consumed counting once); 422 invalid_reference for an unknown schedule_id or event_type_id.",
   })
   @ApiDataResponse(CreatedBookingResponse, 201, 'The new booking and its manage token; Location names it')
   @ApiProblems(400, 403, 413, 415, 422)
@@ -129,7 +129,7 @@ export class BookingsController {
   @ApiOperation({
     summary: 'Update a booking',
     description:
-      'Status moves (PENDING → CONFIRMED | CANCELLED, CONFIRMED → COMPLETED | CANCELLED | NO_SHOW), details, attendee fields, metadata (replaced) and reschedule (start_time + end_time, PENDING or CONFIRMED only; checked against availability like a create: 409 slot_unavailable). An empty body, or an unknown or read-only field: 400.',
+      'Status moves (PENDING → CONFIRMED | CANCELLED, CONFIRMED → COMPLETED | CANCELLED | NO_SHOW), details, attendee fields, metadata (replaced) and reschedule (start_time + end_time, PENDING or CONFIRMED only; checked against availability and limits like a create, the booking not counting against itself: 409 slot_unavailable). An empty body, or an unknown or read-only field: 400.',
   })
   @ApiDataResponse(BookingResponse)
   @ApiProblems(400, 403, 404, 413, 415)

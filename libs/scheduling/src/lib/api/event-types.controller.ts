@@ -66,7 +66,7 @@ export class EventTypesController {
     summary: 'Create an event type',
     description:
       'Defaults: location_type video, requires_approval false, is_active true; description, location_details and color null; ' +
-      'buffers and minimum_notice 0; slot_interval, booking_window_days and max_bookings_per_day null. ' +
+      'buffers and minimum_notice 0; slot_interval, booking_window_days and every limit (max_bookings_per_day, _per_week, _per_month, max_booked_minutes_per_day, _per_week) null. ' +
       'The slug is generated from the title when absent.',
   })
   @ApiDataResponse(EventTypeResponse, 201, 'The new event type; Location names it')

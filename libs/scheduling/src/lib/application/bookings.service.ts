@@ -21,7 +21,6 @@ import {
   BookingListFilter,
   BookingUpdate,
   CancelledBy,
-  EventTypeRef,
   newBooking,
   NewBookingInput,
   planBookingCancellation,
@@ -30,7 +29,8 @@ import {
 } from '../domain/booking';
 import { issueManageToken } from '../domain/booking-self-service';
 import { BookingStatus } from '../domain/booking-status';
-import { hasAvailability, localDateOf, localDayBounds } from '../domain/availability';
+import { hasAvailability } from '../domain/availability';
+import type { BookingRules } from '../domain/booking-rules';
 import { assertConsumable } from '../domain/reservation';
 import { bookingConflict, BookingOverlapError, SlotUnavailableError } from '../domain/scheduling-errors';
 import { bookingMisfit } from '../domain/slots';
@@ -38,6 +38,7 @@ import { bookingChanged } from '../domain/scheduling-announcements';
 import { BookingRepository } from '../infrastructure/booking.repository';
 import { BlockedTimeRepository } from '../infrastructure/blocked-time.repository';
 import { ReservationRepository } from '../infrastructure/reservation.repository';
+import { BookingLimits, LimitedTime, limitTargetOf, LimitTarget } from './booking-limits.service';
 
 /** A create request: the new booking's own fields, and the event type it names (if any). */
 export type CreateBookingCommand = Omit<NewBookingInput, 'id' | 'organizationId' | 'schedule' | 'eventType' | 'manageTokenHash'> & {
@@ -78,6 +79,11 @@ export interface BookingListQuery {
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const MINUTE_MS = 60_000;
+
+const timeOf = (b: Pick<Booking, 'startTime' | 'endTime'>): LimitedTime => ({
+  start: b.startTime.getTime(),
+  end: b.endTime.getTime(),
+});
 /** A CANCEL can lose a race only to another status change; after that the answer is settled. */
 const CANCEL_ATTEMPTS = 3;
 
@@ -90,6 +96,7 @@ export class BookingsService {
     private readonly blockedTimes: BlockedTimeRepository,
     private readonly clock: Clock,
     private readonly outbox: Outbox,
+    private readonly limits: BookingLimits,
   ) {}
 
   /**
@@ -168,100 +175,84 @@ export class BookingsService {
     );
     const announcement = bookingChanged('booking.created', booking, this.clock.now());
     const schedule = refs.schedule;
-    const againstAvailability = eventType !== null && hasAvailability(schedule.availability);
+    const target = limitTargetOf(organizationId, booking.scheduleId, schedule, eventType);
+    const fitsAvailability = eventType !== null && hasAvailability(schedule.availability);
+    const reservationId = command.reservationId;
     const created = await this.holdingTime(booking, booking.startTime, booking.endTime, now, () => {
-      if (command.reservationId !== undefined) {
-        // The reservation goes and the booking takes its time in one transaction: of concurrent
-        // bookings naming it, the first to delete it wins, the others find it gone.
-        const reservationId = command.reservationId;
-        return this.transactions.run(async () => {
+      if (reservationId === undefined && !fitsAvailability && !this.limits.applies(target)) {
+        // One statement writes the booking and its announcement (both or neither); the overlap rule is
+        // still the exclusion constraint's.
+        return this.bookings.insert(booking, announcement);
+      }
+      // In one transaction under the locks of the periods it counts in (the same a reservation
+      // takes): the reservation it names goes (of concurrent bookings naming it, the first to delete
+      // it wins), the rules of its own time, the insert (an overlap is refused there, before any
+      // limit) and the limits' count (reservations included), so concurrent bookings and
+      // reservations for the last place of a limit take turns.
+      return this.transactions.run(async () => {
+        await this.limits.lock(target, [timeOf(booking)]);
+        if (reservationId !== undefined) {
           const reservation = isUuid(reservationId) ? await this.reservations.take(organizationId, reservationId, now) : null;
           assertConsumable(reservation, booking, now);
-          if (againstAvailability) await this.assertFits(booking, schedule, eventType!, now);
-          return this.bookings.insert(booking, announcement);
-        });
-      }
-      if (againstAvailability) {
-        // Against availability: the checks and the insert run in one transaction, under the daily
-        // limit's lock when the type has one, so concurrent bookings for its last place take turns.
-        return this.transactions.run(async () => {
-          await this.assertFits(booking, schedule, eventType!, now);
-          return this.bookings.insert(booking, announcement);
-        });
-      }
-      // One statement writes the booking and its announcement (both or neither); the overlap rule is
-      // still the exclusion constraint's.
-      return this.bookings.insert(booking, announcement);
+        }
+        if (fitsAvailability && eventType) this.assertFits(booking, schedule, eventType.rules, now);
+        const inserted = await this.bookings.insert(booking, announcement);
+        await this.assertWithinLimits(target, inserted);
+        return inserted;
+      });
     });
     return { booking: created, manageToken: manageToken.token };
   }
 
   /**
-   * Throws `SlotUnavailableError` unless the booking fits the schedule's availability and the event
-   * type's notice, window of days and daily limit. Call inside the write's transaction: the daily
-   * limit's advisory lock is held until it ends.
+   * Throws `SlotUnavailableError` unless the booking, made with an event type on a schedule that
+   * has availability, fits the type's notice and window of days and the schedule's availability.
    */
-  private async assertFits(
-    booking: Pick<Booking, 'id' | 'organizationId' | 'scheduleId' | 'startTime' | 'endTime'>,
+  private assertFits(
+    booking: Pick<Booking, 'startTime' | 'endTime'>,
     schedule: ScheduleRef,
-    eventType: EventTypeRef & { id: string },
+    rules: BookingRules,
     now: Date,
-  ): Promise<void> {
-    let sameDayCount = 0;
-    if (eventType.rules.maxBookingsPerDay !== null) {
-      const date = localDateOf(booking.startTime.getTime(), schedule.timezone);
-      await this.bookings.lockDailyLimit(booking.organizationId, booking.scheduleId, eventType.id, date.toString());
-      const day = localDayBounds(date, schedule.timezone);
-      // Unexpired reservations of the type count like its bookings.
-      const [bookings, reservations] = await Promise.all([
-        this.bookings.countSameDay(
-          booking.organizationId,
-          booking.scheduleId,
-          eventType.id,
-          new Date(day.start),
-          new Date(day.end),
-          booking.id,
-        ),
-        this.reservations.countSameDay(
-          booking.organizationId,
-          booking.scheduleId,
-          eventType.id,
-          new Date(day.start),
-          new Date(day.end),
-          now,
-        ),
-      ]);
-      sameDayCount = bookings + reservations;
-    }
+  ): void {
     const reason = bookingMisfit({
       availability: schedule.availability,
       scheduleTimeZone: schedule.timezone,
-      rules: eventType.rules,
+      rules,
       start: booking.startTime.getTime(),
       end: booking.endTime.getTime(),
       now: now.getTime(),
-      sameDayCount,
     });
     if (reason) throw new SlotUnavailableError(reason);
   }
 
-  /** A reschedule of a booking made with an event type must fit the schedule's availability, as a new booking would. */
-  private async assertRescheduleFits(
+  /** Throws `SlotUnavailableError` when the written booking breaks a limit (it does not count against itself). */
+  private async assertWithinLimits(target: LimitTarget, booking: Booking): Promise<void> {
+    const [reason] = await this.limits.reasons(target, [timeOf(booking)], [booking.id]);
+    if (reason) throw new SlotUnavailableError(reason);
+  }
+
+  /**
+   * A reschedule meets the rules a new booking at that time would: the event type's and the
+   * schedule's availability when it has both, and every limit, under the limits' locks.
+   * Returns the check to run once the booking is moved.
+   */
+  private async prepareReschedule(
     current: Booking,
     startTime: Date,
     endTime: Date,
     now: Date,
-  ): Promise<void> {
-    const eventTypeId = current.eventTypeId!;
-    const refs = await this.bookings.references(current.organizationId, current.scheduleId, eventTypeId);
-    if (!refs.schedule.found || !refs.eventType?.found) return;
-    if (!hasAvailability(refs.schedule.availability)) return;
-    await this.assertFits(
-      { ...current, startTime, endTime },
-      refs.schedule,
-      { ...refs.eventType, id: eventTypeId },
-      now,
-    );
+  ): Promise<((moved: Booking) => Promise<void>) | null> {
+    const refs = await this.bookings.references(current.organizationId, current.scheduleId, current.eventTypeId);
+    if (!refs.schedule.found) return null;
+    const eventType =
+      refs.eventType?.found && current.eventTypeId !== null ? { ...refs.eventType, id: current.eventTypeId } : null;
+    if (eventType && hasAvailability(refs.schedule.availability)) {
+      this.assertFits({ startTime, endTime }, refs.schedule, eventType.rules, now);
+    }
+    const target = limitTargetOf(current.organizationId, current.scheduleId, refs.schedule, eventType);
+    if (!this.limits.applies(target)) return null;
+    await this.limits.lock(target, [{ start: startTime.getTime(), end: endTime.getTime() }]);
+    return (moved) => this.assertWithinLimits(target, moved);
   }
 
   /** Records the booking event in the transaction of the change (a status move carries previous_status). */
@@ -332,10 +323,11 @@ export class BookingsService {
     const write = () =>
       this.transactions.run(async () => {
         await precondition.checkLocked(() => this.bookings.lockById(organizationId, id));
-        if (plan.reschedule && current.eventTypeId !== null) {
-          await this.assertRescheduleFits(current, plan.reschedule.startTime, plan.reschedule.endTime, now);
-        }
+        const checkLimits = plan.reschedule
+          ? await this.prepareReschedule(current, plan.reschedule.startTime, plan.reschedule.endTime, now)
+          : null;
         const after = await this.bookings.update(organizationId, id, plan.changes, plan.expectedStatus);
+        if (after && checkLimits) await checkLimits(after);
         if (after) await this.announce(plan.event, after, plan.previousStatus);
         return after;
       });

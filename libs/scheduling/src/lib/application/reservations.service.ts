@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { BackgroundSweep, Clock, DomainError, FieldError, isUuid, newId, NotFoundError, Transactions } from '@almanac/shared';
-import { localDateOf } from '../domain/availability';
 import { DEFAULT_RESERVATION_TTL_MINUTES, newReservation, Reservation } from '../domain/reservation';
 import { BookingOverlapError, reservationConflict, SlotUnavailableError } from '../domain/scheduling-errors';
 import { slotVerdict } from '../domain/slots';
 import { BlockedTimeRepository } from '../infrastructure/blocked-time.repository';
 import { BookingRepository } from '../infrastructure/booking.repository';
 import { ReservationRepository } from '../infrastructure/reservation.repository';
-import { holderOf, SlotsService } from './slots.service';
+import { BookingLimits } from './booking-limits.service';
+import { holderOf, slotLimitTarget, SlotsService } from './slots.service';
 
 export interface ReserveCommand {
   eventTypeId: string;
@@ -26,9 +26,10 @@ export const RESERVATION_SWEEP_MAX_BATCHES = 10;
 
 /**
  * Slot holds. A reservation is taken only on a start `/slots` offers at that moment (checked just
- * before the insert; in one transaction with it, under the daily limit's lock, when the type has a
- * daily limit), and only while nothing
- * else holds its time: the exclusion constraint of `schedule_blocked_times` decides that, so of
+ * before the insert; when the type or the schedule has limits, in one transaction with it under the
+ * limits' locks, the ones bookings take, so the last place of a limit has one winner whether a
+ * booking or a reservation takes it; unexpired reservations count toward every limit like
+ * bookings), and only while nothing else holds its time: the exclusion constraint of `schedule_blocked_times` decides that, so of
  * concurrent writers on overlapping time (reservations, bookings, reschedules) one wins.
  */
 @Injectable()
@@ -48,6 +49,7 @@ export class ReservationsService {
     private readonly blockedTimes: BlockedTimeRepository,
     private readonly slots: SlotsService,
     private readonly clock: Clock,
+    private readonly limits: BookingLimits,
   ) {}
 
   async create(organizationId: string, command: ReserveCommand): Promise<Reservation> {
@@ -84,22 +86,26 @@ export class ReservationsService {
       now,
     );
     const start = reservation.startTime.getTime();
+    const target = slotLimitTarget(organizationId, command.scheduleId, command.eventTypeId, schedule, rules);
     const checkAndInsert = async (): Promise<Reservation> => {
-      const { busy, ids } = await this.slots.heldTimes(
-        organizationId, command.scheduleId, command.eventTypeId, schedule, rules, start, start + 1, now.getTime(), true,
+      const [{ busy, ids }, limitOn] = await Promise.all([
+        this.slots.heldTimes(organizationId, command.scheduleId, schedule, rules, start, start + 1, now.getTime(), true),
+        this.slots.limitsOn(organizationId, command, schedule, rules, start, start + 1),
+      ]);
+      const verdict = slotVerdict(
+        { availability: schedule.availability, scheduleTimeZone: schedule.timezone, rules, now: now.getTime(), busy, limitOn },
+        start,
       );
-      const verdict = slotVerdict({ availability: schedule.availability, scheduleTimeZone: schedule.timezone, rules, now: now.getTime(), busy }, start);
       if (verdict) throw new SlotUnavailableError(verdict.reason, holderOf(ids, verdict.reason, verdict.busyIndex));
       return this.reservations.insert(reservation);
     };
     try {
-      // Without a daily limit the check only makes the answer friendly (the exclusion constraint
-      // decides overlaps), so its reads and the insert run on their own: no transaction to hold.
-      if (rules.maxBookingsPerDay === null) return await checkAndInsert();
+      // Without limits the check only makes the answer friendly (the exclusion constraint decides
+      // overlaps), so its reads and the insert run on their own: no transaction to hold.
+      if (!this.limits.applies(target)) return await checkAndInsert();
       return await this.transactions.run(async () => {
-        // The daily limit counts reservations with bookings: both take its lock to count and write.
-        const date = localDateOf(start, schedule.timezone).toString();
-        await this.bookings.lockDailyLimit(organizationId, command.scheduleId, command.eventTypeId, date);
+        // Limits count reservations with bookings: both take the periods' locks to count and write.
+        await this.limits.lock(target, [{ start, end: reservation.endTime.getTime() }]);
         return checkAndInsert();
       });
     } catch (error) {

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Clock, isCalendarDate, isUuid, NotFoundError, ValidationFailedError } from '@almanac/shared';
 import { Temporal } from 'temporal-polyfill';
-import { localDateOf, localDayBounds } from '../domain/availability';
+import { localDayBounds } from '../domain/availability';
 import type { BlockingRecord } from '../domain/blocked-time';
+import { LimitReason, localDayOf, zoneForPeriods } from '../domain/booking-limits';
 import type { BookingRules } from '../domain/booking-rules';
 import type { ScheduleRef } from '../domain/booking';
 import {
@@ -16,6 +17,7 @@ import {
 } from '../domain/slots';
 import { BlockedTimeRepository } from '../infrastructure/blocked-time.repository';
 import { BookingRepository } from '../infrastructure/booking.repository';
+import { BookingLimits, LimitTarget } from './booking-limits.service';
 
 export interface SlotsCommand {
   eventTypeId: string;
@@ -23,7 +25,7 @@ export interface SlotsCommand {
   start?: string;
   end?: string;
   timezone?: string;
-  /** A booking whose own time does not block (the slots its attendee may move it to). */
+  /** A booking whose own time does not block, nor count toward limits (the slots its attendee may move it to). */
   exceptBookingId?: string;
   /** List every candidate that is not offered, with its reason. */
   explain?: boolean;
@@ -45,6 +47,7 @@ export class SlotsService {
     private readonly bookings: BookingRepository,
     private readonly blockedTimes: BlockedTimeRepository,
     private readonly clock: Clock,
+    private readonly limits: BookingLimits,
   ) {}
 
   /** Every slot of the range (docs/contract/scheduling.md), sorted by start, and the time zone they are told in. */
@@ -70,7 +73,10 @@ export class SlotsService {
     }
 
     const rules = refs.eventType.rules;
-    const held = await this.heldTimes(organizationId, command.scheduleId, command.eventTypeId, refs.schedule, rules, from, to, now, explain, command.exceptBookingId);
+    const [held, limitOn] = await Promise.all([
+      this.heldTimes(organizationId, command.scheduleId, refs.schedule, rules, from, to, now, explain, command.exceptBookingId),
+      this.limitsOn(organizationId, command, refs.schedule, rules, from, to),
+    ]);
     const query: SlotQuery = {
       availability: refs.schedule.availability,
       scheduleTimeZone: refs.schedule.timezone,
@@ -80,6 +86,7 @@ export class SlotsService {
       to,
       now,
       busy: held.busy,
+      limitOn,
     };
     if (!explain) return { slots: availableSlots(query), timezone };
     const unavailable: UnavailableSlot[] = [];
@@ -90,19 +97,15 @@ export class SlotsService {
 
   /**
    * Everything that holds the schedule's time around `[from, to)` as the slots engine reads it, at
-   * `now`: bookings' blocked times (and the type's starts, for its daily limit), unexpired
-   * reservations (those of the type counting toward the limit too), published events; with
-   * `withIds`, the ids of what holds each span (to name it). `exceptBookingId`: a booking whose own
-   * time does not count (the slots its attendee may move it to).
-   *
-   * Which records can matter: any whose blocked time meets a candidate's (the range widened by the
-   * candidate's reach), and every one starting on a local date whose windows are looked at (the
-   * daily limit counts whole dates): from the day before the range's first date to the day after its last.
+   * `now`: bookings' blocked times, unexpired reservations', published events'; with `withIds`,
+   * the ids of what holds each span (to name it). `exceptBookingId`: a booking whose own time does
+   * not count (the slots its attendee may move it to). Which records can matter: any whose blocked
+   * time meets a candidate's (the range widened by the candidate's reach). Limits are counted apart
+   * (`limitsOn`).
    */
   async heldTimes(
     organizationId: string,
     scheduleId: string,
-    eventTypeId: string,
     schedule: ScheduleRef,
     rules: BookingRules,
     from: number,
@@ -111,25 +114,60 @@ export class SlotsService {
     withIds: boolean,
     exceptBookingId?: string,
   ): Promise<{ busy: BusyTimes; ids: HeldIds }> {
-    const tz = schedule.timezone;
-    const firstDate = localDateOf(from, tz).subtract({ days: 1 });
-    const lastDate = localDateOf(to, tz).add({ days: 2 });
-    const reachFrom = new Date(Math.min(from - rules.bufferBefore * 60_000, localDayBounds(firstDate, tz).start));
-    const reachTo = new Date(Math.max(to + (rules.duration + rules.bufferAfter) * 60_000, localDayBounds(lastDate, tz).start));
+    const reachFrom = new Date(from - rules.bufferBefore * 60_000);
+    const reachTo = new Date(to + (rules.duration + rules.bufferAfter) * 60_000);
     const [bookings, held] = await Promise.all([
-      this.bookings.busy(organizationId, scheduleId, eventTypeId, reachFrom, reachTo, exceptBookingId),
-      this.blockedTimes.held(organizationId, scheduleId, eventTypeId, reachFrom, reachTo, new Date(now), withIds, exceptBookingId),
+      this.bookings.busy(organizationId, scheduleId, reachFrom, reachTo, exceptBookingId),
+      this.blockedTimes.held(organizationId, scheduleId, reachFrom, reachTo, new Date(now), withIds, exceptBookingId),
     ]);
     const busy: BusyTimes = {
       // Named bookings come from the blocked times (the same spans, with their ids).
       blockedStarts: withIds ? held.booking.starts : bookings.blockedStarts,
       blockedEnds: withIds ? held.booking.ends : bookings.blockedEnds,
-      sameTypeStarts: [...bookings.sameTypeStarts, ...held.sameTypeReservationStarts],
       reserved: held.reservation,
       events: held.event,
     };
     return { busy, ids: { booked: held.booking.ids, reserved: held.reservation.ids, event: held.event.ids } };
   }
+
+  /**
+   * The first limit a slot starting on each local date of the range would break (the event type's,
+   * whatever the schedule's availability, and the schedule's), from one query counting every period
+   * that holds one of those dates (bookings and unexpired reservations); undefined when there is no
+   * limit. A reservation reads it under the limits' locks, in its transaction.
+   */
+  async limitsOn(
+    organizationId: string,
+    { scheduleId, eventTypeId, exceptBookingId }: SlotsCommand,
+    schedule: ScheduleRef,
+    rules: BookingRules,
+    from: number,
+    to: number,
+  ): Promise<((localDay: number) => LimitReason | null) | undefined> {
+    const target = slotLimitTarget(organizationId, scheduleId, eventTypeId, schedule, rules);
+    if (!this.limits.applies(target)) return undefined;
+    const zone = zoneForPeriods(schedule.timezone, from, to);
+    // The dates whose windows the slots look at: a day before the range's first to a day after its last.
+    const days: number[] = [];
+    for (let day = localDayOf(zone, from) - 1; day <= localDayOf(zone, to) + 1; day++) days.push(day);
+    const ledger = await this.limits.ledger(target, zone, days, exceptBookingId === undefined ? [] : [exceptBookingId]);
+    return (day) => ledger.reasonFor(day, rules.duration);
+  }
+}
+
+/**
+ * The limits a slot of the event type meets: the type's whatever the schedule's availability, and
+ * the schedule's (a superset of a booking's at that time, so a reservation locking them takes every
+ * lock a booking there would).
+ */
+export function slotLimitTarget(
+  organizationId: string,
+  scheduleId: string,
+  eventTypeId: string,
+  schedule: ScheduleRef,
+  rules: BookingRules,
+): LimitTarget {
+  return { organizationId, scheduleId, eventTypeId, timeZone: schedule.timezone, limits: { eventType: rules, schedule: schedule.limits } };
 }
 
 /** Ids of what holds each blocked span, per reason, in the order of BusyTimes' lists. */

@@ -1,8 +1,10 @@
+import type { EventTypeLimits } from './booking-limits';
+
 /**
  * The booking rules an event type gives its bookings (minutes unless said otherwise): what slots
- * offer and what a booking must fit.
+ * offer and what a booking must fit, its limits over periods included.
  */
-export interface BookingRules {
+export interface BookingRules extends EventTypeLimits {
   /** Minutes. */
   readonly duration: number;
   readonly bufferBefore: number;
@@ -12,8 +14,6 @@ export interface BookingRules {
   readonly slotInterval: number | null;
   /** null: unlimited. */
   readonly bookingWindowDays: number | null;
-  /** null: no limit. */
-  readonly maxBookingsPerDay: number | null;
 }
 
 export const MAX_BUFFER = 720;

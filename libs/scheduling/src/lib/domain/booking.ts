@@ -1,5 +1,6 @@
 import { assertChanges, field, isSupportedInstant, recordFields, ValidationFailedError } from '@almanac/shared/domain';
 import type { Availability } from './availability';
+import type { ScheduleLimits } from './booking-limits';
 import type { BookingMetadata } from './booking-metadata';
 import type { BookingRules } from './booking-rules';
 import { assertReschedulable, assertStatusChange, BookingStatus, planCancellation } from './booking-status';
@@ -202,6 +203,8 @@ export interface BookingListFilter {
 export interface ScheduleRef {
   readonly timezone: string;
   readonly availability: Availability;
+  /** Its limits over every booking it holds. */
+  readonly limits: ScheduleLimits;
 }
 
 /** What a booking takes from its event type: the title, the location type and the booking rules. */

@@ -41,6 +41,10 @@ export const EVENT_TYPE_FIELDS = recordFields<EventType>()({
   slotInterval: field.value,
   bookingWindowDays: field.value,
   maxBookingsPerDay: field.value,
+  maxBookingsPerWeek: field.value,
+  maxBookingsPerMonth: field.value,
+  maxBookedMinutesPerDay: field.value,
+  maxBookedMinutesPerWeek: field.value,
   attendeeCanCancel: field.value,
   attendeeCanReschedule: field.value,
   cancelNoticeMinutes: field.value,
@@ -68,7 +72,7 @@ export type EventTypeChanges = Partial<Omit<EventType, ServerSetEventTypeField>>
 /**
  * A new event type with its defaults: location video, no approval, active;
  * description, location details and colour null; buffers and notice 0; interval, window of days and
- * daily limit null; attendees may cancel and reschedule up to the start.
+ * every limit null; attendees may cancel and reschedule up to the start.
  */
 export function newEventType(
   identity: { id: string; organizationId: string; slug: string },
@@ -91,6 +95,10 @@ export function newEventType(
     slotInterval: input.slotInterval ?? null,
     bookingWindowDays: input.bookingWindowDays ?? null,
     maxBookingsPerDay: input.maxBookingsPerDay ?? null,
+    maxBookingsPerWeek: input.maxBookingsPerWeek ?? null,
+    maxBookingsPerMonth: input.maxBookingsPerMonth ?? null,
+    maxBookedMinutesPerDay: input.maxBookedMinutesPerDay ?? null,
+    maxBookedMinutesPerWeek: input.maxBookedMinutesPerWeek ?? null,
     attendeeCanCancel: input.attendeeCanCancel ?? OPEN_ATTENDEE_POLICY.attendeeCanCancel,
     attendeeCanReschedule: input.attendeeCanReschedule ?? OPEN_ATTENDEE_POLICY.attendeeCanReschedule,
     cancelNoticeMinutes: input.cancelNoticeMinutes ?? OPEN_ATTENDEE_POLICY.cancelNoticeMinutes,

@@ -1,6 +1,7 @@
 import { Availability } from './availability';
 import { assertConsumable, isReservationActive, newReservation, Reservation } from './reservation';
 import type { BookingRules } from './booking-rules';
+import type { LimitReason } from './booking-limits';
 import { BusyTimes, slotVerdict } from './slots';
 
 const M = 60_000;
@@ -13,15 +14,29 @@ const RULES: BookingRules = {
   slotInterval: null,
   bookingWindowDays: null,
   maxBookingsPerDay: null,
+  maxBookingsPerWeek: null,
+  maxBookingsPerMonth: null,
+  maxBookedMinutesPerDay: null,
+  maxBookedMinutesPerWeek: null,
 };
 const WEEKDAYS: Availability = { weekly: [{ days: ['mon', 'tue', 'wed', 'thu', 'fri'], start: '09:00', end: '17:00' }], overrides: [] };
-const NONE: BusyTimes = { blockedStarts: [], blockedEnds: [], sameTypeStarts: [] };
+const NONE: BusyTimes = { blockedStarts: [], blockedEnds: [] };
 /** A Saturday; 2026-11-23 is a Monday. */
 const NOW = at('2026-11-21T08:00:00Z');
 
-function verdict(start: string, options: { rules?: Partial<BookingRules>; busy?: BusyTimes; availability?: Availability } = {}) {
+function verdict(
+  start: string,
+  options: { rules?: Partial<BookingRules>; busy?: BusyTimes; availability?: Availability; limitOn?: (day: number) => LimitReason | null } = {},
+) {
   return slotVerdict(
-    { availability: options.availability ?? WEEKDAYS, scheduleTimeZone: 'UTC', rules: { ...RULES, ...options.rules }, now: NOW, busy: options.busy ?? NONE },
+    {
+      availability: options.availability ?? WEEKDAYS,
+      scheduleTimeZone: 'UTC',
+      rules: { ...RULES, ...options.rules },
+      now: NOW,
+      busy: options.busy ?? NONE,
+      ...(options.limitOn ? { limitOn: options.limitOn } : {}),
+    },
     at(start),
   );
 }
@@ -44,12 +59,11 @@ describe('slotVerdict: whether a start is a slot offered now, else the first rea
     expect(verdict(start, { rules })?.reason ?? null).toBe(reason);
   });
 
-  it('names the holder of the time in the order booked, reserved, event, then the daily limit', () => {
+  it('names the holder of the time in the order booked, reserved, event, then the limits', () => {
     const span = (from: string, to: string) => ({ starts: [at(from)], ends: [at(to)] });
     const all: BusyTimes = {
       blockedStarts: [at('2026-11-23T10:15:00Z')],
       blockedEnds: [at('2026-11-23T10:45:00Z')],
-      sameTypeStarts: [],
       reserved: span('2026-11-23T10:00:00Z', '2026-11-23T11:00:00Z'),
       events: span('2026-11-23T09:00:00Z', '2026-11-23T12:00:00Z'),
     };
@@ -59,9 +73,12 @@ describe('slotVerdict: whether a start is a slot offered now, else the first rea
     // Buffers reach out from the candidate: 12:00 with 15 minutes before meets the event's end.
     expect(verdict('2026-11-23T12:00:00Z', { busy: all, rules: { bufferBefore: 15 } })?.reason).toBe('event');
     expect(verdict('2026-11-23T12:00:00Z', { busy: all })).toBeNull();
-    const full: BusyTimes = { ...NONE, sameTypeStarts: [at('2026-11-23T15:00:00Z')] };
-    expect(verdict('2026-11-23T12:00:00Z', { busy: full, rules: { maxBookingsPerDay: 1 } })).toEqual({ reason: 'daily_limit' });
-    expect(verdict('2026-11-24T12:00:00Z', { busy: full, rules: { maxBookingsPerDay: 1 } })).toBeNull();
+    // A limit full on the 23rd (epoch day of its local date): after every holder, before nothing else.
+    const fullOn23 = (day: number) => (day === at('2026-11-23T00:00:00Z') / 86_400_000 ? ('weekly_limit' as const) : null);
+    expect(verdict('2026-11-23T12:00:00Z', { limitOn: fullOn23 })).toEqual({ reason: 'weekly_limit' });
+    expect(verdict('2026-11-23T10:00:00Z', { busy: all, limitOn: fullOn23 })).toEqual({ reason: 'booked', busyIndex: 0 });
+    expect(verdict('2026-11-23T09:10:00Z', { limitOn: fullOn23 })).toEqual({ reason: 'not_a_slot' });
+    expect(verdict('2026-11-24T12:00:00Z', { limitOn: fullOn23 })).toBeNull();
   });
 });
 

@@ -1,7 +1,9 @@
 import { field, recordFields } from '@almanac/shared/domain';
 import type { DateOverride, WeeklyRule } from './availability';
+import type { ScheduleLimits } from './booking-limits';
 
-export interface Schedule {
+/** A schedule, with its limits over all the bookings it holds. */
+export interface Schedule extends ScheduleLimits {
   readonly id: string;
   readonly organizationId: string;
   readonly name: string;
@@ -25,6 +27,10 @@ export const SCHEDULE_FIELDS = recordFields<Schedule>()({
   dateOverrides: field.jsonShown((overrides: readonly DateOverride[]) =>
     overrides.map((o) => ({ date: o.date, intervals: o.intervals.map((i) => ({ start: i.start, end: i.end })) })),
   ),
+  maxBookingsPerDay: field.value,
+  maxBookingsPerWeek: field.value,
+  maxBookedMinutesPerDay: field.value,
+  maxBookedMinutesPerWeek: field.value,
   createdAt: field.instant,
   updatedAt: field.instant,
 });
@@ -40,7 +46,7 @@ export type ScheduleChanges = Partial<Omit<Schedule, ServerSetScheduleField>> & 
 
 export const DEFAULT_SCHEDULE_TIMEZONE = 'UTC';
 
-/** A new schedule: in UTC unless told otherwise, open around the clock, no overrides. */
+/** A new schedule: in UTC unless told otherwise, open around the clock, no overrides, no limits. */
 export function newSchedule(identity: { id: string; organizationId: string }, input: ScheduleInput, now: Date): Schedule {
   return {
     ...identity,
@@ -48,6 +54,10 @@ export function newSchedule(identity: { id: string; organizationId: string }, in
     timezone: input.timezone ?? DEFAULT_SCHEDULE_TIMEZONE,
     availability: input.availability ?? null,
     dateOverrides: input.dateOverrides ?? [],
+    maxBookingsPerDay: input.maxBookingsPerDay ?? null,
+    maxBookingsPerWeek: input.maxBookingsPerWeek ?? null,
+    maxBookedMinutesPerDay: input.maxBookedMinutesPerDay ?? null,
+    maxBookedMinutesPerWeek: input.maxBookedMinutesPerWeek ?? null,
     createdAt: now,
     updatedAt: now,
   };

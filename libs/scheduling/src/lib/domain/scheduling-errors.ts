@@ -46,6 +46,10 @@ const SLOT_UNAVAILABLE_DETAIL: Record<SlotUnavailableReason, string> = {
   reserved: 'An unexpired reservation holds the time.',
   event: 'A published event of the schedule holds the time.',
   daily_limit: 'The event type has reached its daily limit of bookings on this schedule that day.',
+  weekly_limit: 'The event type has reached its weekly limit of bookings on this schedule that week.',
+  monthly_limit: 'The event type has reached its monthly limit of bookings on this schedule that month.',
+  duration_limit: "The booking would take the event type past its limit of booked minutes on this schedule that day or week.",
+  schedule_limit: 'The schedule has reached one of its limits of bookings or booked minutes that day or week.',
 };
 
 /**

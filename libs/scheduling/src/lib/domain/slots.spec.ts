@@ -12,6 +12,17 @@ import {
 } from './availability';
 import type { BookingRules } from './booking-rules';
 import {
+  LimitLedger,
+  LimitReason,
+  localDayOf,
+  NO_EVENT_TYPE_LIMITS,
+  NO_SCHEDULE_LIMITS,
+  periodSpan,
+  periodsToCount,
+  ScheduleLimits,
+  zoneForPeriods,
+} from './booking-limits';
+import {
   availableSlots,
   bookingMisfit,
   BusyBooking,
@@ -32,8 +43,41 @@ const RULES: BookingRules = {
   minimumNotice: 0,
   slotInterval: null,
   bookingWindowDays: null,
-  maxBookingsPerDay: null,
+  ...NO_EVENT_TYPE_LIMITS,
 };
+
+/** A booking of the schedule as these tests give it: whether it was made with the slots' event type too. */
+type TestBooking = BusyBooking & { readonly sameEventType: boolean };
+
+/**
+ * The limits of a slots query as the service computes them: the periods of the dates looked at,
+ * their totals (here counted in memory, as the repository's query counts them) and the ledger.
+ */
+function limitOnFor(
+  q: Pick<SlotQuery, 'scheduleTimeZone' | 'rules' | 'from' | 'to'>,
+  bookings: readonly TestBooking[],
+  schedule: ScheduleLimits = NO_SCHEDULE_LIMITS,
+): SlotQuery['limitOn'] {
+  const limits = { eventType: q.rules, schedule };
+  const zone = zoneForPeriods(q.scheduleTimeZone, q.from, q.to);
+  const days: number[] = [];
+  for (let day = localDayOf(zone, q.from) - 1; day <= localDayOf(zone, q.to) + 1; day++) days.push(day);
+  const periods = periodsToCount(limits, days);
+  const ledger = new LimitLedger(
+    limits,
+    periods.map((period) => {
+      const span = periodSpan(zone, period);
+      const inside = bookings.filter((b) => b.start >= span.start && b.start < span.end);
+      const minutes = (list: readonly TestBooking[]) => list.reduce((sum, b) => sum + (b.end - b.start) / M, 0);
+      const sameType = inside.filter((b) => b.sameEventType);
+      return {
+        period,
+        totals: { bookings: inside.length, minutes: minutes(inside), typeBookings: sameType.length, typeMinutes: minutes(sameType) },
+      };
+    }),
+  );
+  return (day) => ledger.reasonFor(day, q.rules.duration);
+}
 const at = (iso: string): number => Date.parse(iso);
 const iso = (ms: number): string => new Date(ms).toISOString();
 const nineToFive: Availability = { weekly: [{ days: [...ALL_DAYS], start: '09:00', end: '17:00' }], overrides: [] };
@@ -43,21 +87,21 @@ function slotsOn(
   tz: string,
   date: string,
   rules: Partial<BookingRules> = {},
-  busy: BusyBooking[] = [],
+  busy: TestBooking[] = [],
   now = 0,
+  schedule: ScheduleLimits = NO_SCHEDULE_LIMITS,
 ) {
   const day = Temporal.PlainDate.from(date);
   const from = day.toZonedDateTime({ timeZone: tz }).epochMilliseconds;
   const to = day.add({ days: 1 }).toZonedDateTime({ timeZone: tz }).epochMilliseconds;
+  const q = { scheduleTimeZone: tz, rules: { ...RULES, ...rules }, from, to };
   return availableSlots({
+    ...q,
     availability,
-    scheduleTimeZone: tz,
     timeZone: tz,
-    rules: { ...RULES, ...rules },
-    from,
-    to,
     now,
     busy: busyTimesOf(busy),
+    limitOn: limitOnFor(q, busy, schedule),
   });
 }
 
@@ -184,7 +228,7 @@ describe('slots', () => {
   });
 
   it('buffers of both sides keep slots off a booking; back-to-back is fine without buffers', () => {
-    const busy: BusyBooking[] = [
+    const busy: TestBooking[] = [
       { start: at('2027-01-15T12:00:00Z'), end: at('2027-01-15T13:00:00Z'), bufferBefore: 0, bufferAfter: 0, sameEventType: false },
     ];
     expect(slotsOn(nineToFive, 'UTC', '2027-01-15', {}, busy).map((s) => s.localTime)).toEqual([
@@ -213,7 +257,7 @@ describe('slots', () => {
       now: day - 24 * H,
       busy: busyTimesOf(busy),
     });
-    const booking = (start: number, minutes: number): BusyBooking => ({ start, end: start + minutes * M, bufferBefore: 0, bufferAfter: 0, sameEventType: false });
+    const booking = (start: number, minutes: number): BusyBooking => ({ start, end: start + minutes * M, bufferBefore: 0, bufferAfter: 0 });
     for (const shift of [0, 0.5]) {
       // 14:00–15:30, 10:30–11:30, 10:00–12:00 (twice) and 16:10–16:20: out of order, two alike.
       const busy = [
@@ -240,7 +284,7 @@ describe('slots', () => {
     expect(slotsOn(nineToFive, 'UTC', '2027-01-16', { bookingWindowDays: 1 }, [], now).map((s) => s.localTime)).toEqual([
       '09:00', '10:00',
     ]);
-    const sameType: BusyBooking = {
+    const sameType: TestBooking = {
       start: at('2027-01-15T09:00:00Z'), end: at('2027-01-15T10:00:00Z'), bufferBefore: 0, bufferAfter: 0, sameEventType: true,
     };
     expect(slotsOn(nineToFive, 'UTC', '2027-01-15', { maxBookingsPerDay: 1 }, [sameType])).toEqual([]);
@@ -250,7 +294,7 @@ describe('slots', () => {
 
   it('the daily limit counts by local date of the schedule time zone', () => {
     // 23:30Z on the 15th is 00:30 on the 16th in Paris: it fills the 16th, not the 15th.
-    const lateNight: BusyBooking = {
+    const lateNight: TestBooking = {
       start: at('2027-01-15T23:30:00Z'), end: at('2027-01-15T23:45:00Z'), bufferBefore: 0, bufferAfter: 0, sameEventType: true,
     };
     expect(slotsOn(nineToFive, 'Europe/Paris', '2027-01-15', { maxBookingsPerDay: 1 }, [lateNight])).toHaveLength(8);
@@ -347,7 +391,6 @@ describe('a booking against availability', () => {
     scheduleTimeZone: 'Europe/Paris',
     rules: RULES,
     now: at('2027-01-01T00:00:00Z'),
-    sameDayCount: 0,
   };
   it.each([
     ['inside, unaligned', '2027-01-15T08:10:00Z', '2027-01-15T09:10:00Z', {}, null],
@@ -355,8 +398,9 @@ describe('a booking against availability', () => {
     ['past the window end', '2027-01-15T15:30:00Z', '2027-01-15T16:30:00Z', {}, 'outside_availability'],
     ['notice', '2027-01-01T08:00:00Z', '2027-01-01T09:00:00Z', { rules: { ...RULES, minimumNotice: 60 * 24 } }, 'minimum_notice'],
     ['window of days', '2027-01-15T08:00:00Z', '2027-01-15T09:00:00Z', { rules: { ...RULES, bookingWindowDays: 14 } }, 'booking_window'],
-    ['daily limit', '2027-01-15T08:00:00Z', '2027-01-15T09:00:00Z', { rules: { ...RULES, maxBookingsPerDay: 2 }, sameDayCount: 2 }, 'daily_limit'],
-    ['under the limit', '2027-01-15T08:00:00Z', '2027-01-15T09:00:00Z', { rules: { ...RULES, maxBookingsPerDay: 2 }, sameDayCount: 1 }, null],
+    // Notice and the window of days come before availability.
+    ['notice, outside too', '2027-01-01T02:00:00Z', '2027-01-01T03:00:00Z', { rules: { ...RULES, minimumNotice: 60 * 24 } }, 'minimum_notice'],
+    ['window of days, outside too', '2027-01-15T02:00:00Z', '2027-01-15T03:00:00Z', { rules: { ...RULES, bookingWindowDays: 14 } }, 'booking_window'],
     ['no availability: anything', '2027-01-15T02:00:00Z', '2027-01-15T03:00:00Z', { availability: { weekly: null, overrides: [] } }, null],
   ])('%s', (_name, start, end, extra, reason) => {
     expect(bookingMisfit({ ...base, start: at(start), end: at(end), ...extra })).toBe(reason);
@@ -388,7 +432,11 @@ describe('slotQueryCost', () => {
  * through each, every rule tested per candidate, local date and time read per slot. The fast
  * computation must give exactly this.
  */
-function referenceSlots(q: SlotQuery, bookings: readonly BusyBooking[]): { slots: Slot[]; rejected: RejectedCandidate[] } {
+function referenceSlots(
+  q: SlotQuery,
+  bookings: readonly TestBooking[],
+  schedule: ScheduleLimits = NO_SCHEDULE_LIMITS,
+): { slots: Slot[]; rejected: RejectedCandidate[] } {
   const { rules } = q;
   const availability = q.availability.weekly === null && q.availability.overrides.length === 0 ? { weekly: null, overrides: [] } : q.availability;
   const duration = rules.duration * M;
@@ -424,9 +472,34 @@ function referenceSlots(q: SlotQuery, bookings: readonly BusyBooking[]): { slots
       : availability.weekly === null
         ? [[0, 1440] as [number, number]]
         : merge(availability.weekly.filter((r) => r.days.includes(weekday)));
-    const sameTypeOnDay = bookings.filter(
-      (b) => b.sameEventType && b.start >= dayStart(date) && b.start < dayStart(date.add({ days: 1 })),
-    ).length;
+    // Limits: the bookings starting in the date's day, week (from its Monday) and month, counted one by one.
+    const startingIn = (first: Temporal.PlainDate, next: Temporal.PlainDate) =>
+      bookings.filter((b) => b.start >= dayStart(first) && b.start < dayStart(next));
+    const monday = date.subtract({ days: date.dayOfWeek - 1 });
+    const firstOfMonth = date.with({ day: 1 });
+    const periods = {
+      day: startingIn(date, date.add({ days: 1 })),
+      week: startingIn(monday, monday.add({ days: 7 })),
+      month: startingIn(firstOfMonth, firstOfMonth.add({ months: 1 })),
+    };
+    const count = (list: TestBooking[], sameType: boolean) => list.filter((b) => !sameType || b.sameEventType).length;
+    const booked = (list: TestBooking[], sameType: boolean) =>
+      list.filter((b) => !sameType || b.sameEventType).reduce((sum, b) => sum + (b.end - b.start) / M, 0);
+    const over = (limit: number | null, value: number) => limit !== null && value >= limit;
+    const overMinutes = (limit: number | null, value: number) => limit !== null && value + rules.duration > limit;
+    let limit: LimitReason | null = null;
+    if (over(rules.maxBookingsPerDay, count(periods.day, true))) limit = 'daily_limit';
+    else if (over(rules.maxBookingsPerWeek, count(periods.week, true))) limit = 'weekly_limit';
+    else if (over(rules.maxBookingsPerMonth, count(periods.month, true))) limit = 'monthly_limit';
+    else if (overMinutes(rules.maxBookedMinutesPerDay, booked(periods.day, true)) || overMinutes(rules.maxBookedMinutesPerWeek, booked(periods.week, true)))
+      limit = 'duration_limit';
+    else if (
+      over(schedule.maxBookingsPerDay, count(periods.day, false)) ||
+      over(schedule.maxBookingsPerWeek, count(periods.week, false)) ||
+      overMinutes(schedule.maxBookedMinutesPerDay, booked(periods.day, false)) ||
+      overMinutes(schedule.maxBookedMinutesPerWeek, booked(periods.week, false))
+    )
+      limit = 'schedule_limit';
     for (const [a, b] of open) {
       const windowStart = wall(date, a);
       const windowEnd = wall(date, b);
@@ -446,7 +519,7 @@ function referenceSlots(q: SlotQuery, bookings: readonly BusyBooking[]): { slots
         if (start < earliest) reason = 'minimum_notice';
         else if (start >= latest) reason = 'booking_window';
         else if (busyIndex !== -1) reason = 'booked';
-        else if (rules.maxBookingsPerDay !== null && sameTypeOnDay >= rules.maxBookingsPerDay) reason = 'daily_limit';
+        else if (limit !== null) reason = limit;
         if (reason === 'booked') rejected.push({ start, end, reason, busyIndex });
         else if (reason !== null) rejected.push({ start, end, reason });
         else {
@@ -502,7 +575,22 @@ describe('the fast computation gives what the straightforward one gives', () => 
         slotInterval: fc.option(fc.integer({ min: 5, max: 240 })),
         bookingWindowDays: fc.option(fc.integer({ min: 1, max: 5 })),
         maxBookingsPerDay: fc.option(fc.integer({ min: 1, max: 4 })),
+        maxBookingsPerWeek: fc.option(fc.integer({ min: 1, max: 8 })),
+        maxBookingsPerMonth: fc.option(fc.integer({ min: 1, max: 12 })),
+        maxBookedMinutesPerDay: fc.option(fc.integer({ min: 1, max: 600 })),
+        maxBookedMinutesPerWeek: fc.option(fc.integer({ min: 1, max: 2000 })),
       }),
+      schedule: fc.record({
+        maxBookingsPerDay: fc.option(fc.integer({ min: 1, max: 6 })),
+        maxBookingsPerWeek: fc.option(fc.integer({ min: 1, max: 12 })),
+        maxBookedMinutesPerDay: fc.option(fc.integer({ min: 1, max: 900 })),
+        maxBookedMinutesPerWeek: fc.option(fc.integer({ min: 1, max: 3000 })),
+      }),
+      // Bookings anywhere in the months around: they count toward weeks and months, seldom overlap.
+      far: fc.array(
+        fc.record({ at: fc.integer({ min: -40 * 24 * 60, max: 40 * 24 * 60 }), minutes: fc.integer({ min: 5, max: 240 }), sameEventType: fc.boolean() }),
+        { maxLength: 20 },
+      ),
       nowShift: fc.integer({ min: -2 * 24 * 60, max: 2 * 24 * 60 }),
       busy: fc.array(
         fc.record({
@@ -515,7 +603,7 @@ describe('the fast computation gives what the straightforward one gives', () => 
         { maxLength: 25 },
       ),
     })
-    .map((r): { q: SlotQuery; bookings: BusyBooking[] } => {
+    .map((r): { q: SlotQuery; bookings: TestBooking[]; schedule: ScheduleLimits } => {
       let base = r.around;
       if (r.nearTransition) {
         const next = Temporal.Instant.fromEpochMilliseconds(base).toZonedDateTimeISO(r.zone).getTimeZoneTransition('next');
@@ -533,6 +621,9 @@ describe('the fast computation gives what the straightforward one gives', () => 
         bufferAfter: b.bufferAfter,
         sameEventType: b.sameEventType,
       }));
+      for (const b of r.far) {
+        bookings.push({ start: from + b.at * M, end: from + (b.at + b.minutes) * M, bufferBefore: 0, bufferAfter: 0, sameEventType: b.sameEventType });
+      }
       const q: SlotQuery = {
         availability: {
           weekly: r.weekly === null ? null : r.weekly.map((w) => ({ days: w.days, ...w.interval })),
@@ -546,15 +637,15 @@ describe('the fast computation gives what the straightforward one gives', () => 
         now: from + r.nowShift * M,
         busy: busyTimesOf(bookings),
       };
-      return { q, bookings };
+      return { q: { ...q, limitOn: limitOnFor(q, bookings, r.schedule) }, bookings, schedule: r.schedule };
     });
 
   it('offered slots, and every other candidate with its reason', () => {
     fc.assert(
-      fc.property(query, ({ q, bookings }) => {
+      fc.property(query, ({ q, bookings, schedule }) => {
         const rejected: RejectedCandidate[] = [];
         const slots = availableSlots(q, (r) => rejected.push(r));
-        const reference = referenceSlots(q, bookings);
+        const reference = referenceSlots(q, bookings, schedule);
         expect(slots).toEqual(reference.slots);
         expect(rejected).toEqual(reference.rejected);
         // Without the report, the same slots.
@@ -580,7 +671,7 @@ describe('the fast computation gives what the straightforward one gives', () => 
       { weekly: [{ days: [...ALL_DAYS], start: '00:30', end: '03:15' }, { days: [...ALL_DAYS], start: '23:00', end: '24:00' }], overrides: [] },
     ] as Availability[]) {
       const bookings = [{ start: from + 20 * H, end: from + 21 * H, bufferBefore: 0, bufferAfter: 0, sameEventType: true }];
-      const q: SlotQuery = {
+      const base = {
         availability,
         scheduleTimeZone: zone,
         timeZone: zone,
@@ -590,6 +681,7 @@ describe('the fast computation gives what the straightforward one gives', () => 
         now: 0,
         busy: busyTimesOf(bookings),
       };
+      const q: SlotQuery = { ...base, limitOn: limitOnFor(base, bookings) };
       const rejected: RejectedCandidate[] = [];
       expect(availableSlots(q, (r) => rejected.push(r))).toEqual(referenceSlots(q, bookings).slots);
       expect(rejected).toEqual(referenceSlots(q, bookings).rejected);

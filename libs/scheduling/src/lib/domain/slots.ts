@@ -10,6 +10,7 @@ import {
   windowsBetween,
   ZoneOffsets,
 } from './availability';
+import { LIMIT_REASONS, type LimitReason } from './booking-limits';
 import { BookingRules, MIN_SLOT_INTERVAL } from './booking-rules';
 
 /**
@@ -48,23 +49,16 @@ export interface BusyBooking {
   readonly end: number;
   readonly bufferBefore: number;
   readonly bufferAfter: number;
-  /** Whether it was made with the event type the slots are for (daily limit). */
-  readonly sameEventType: boolean;
 }
 
 /**
  * The schedule's PENDING/CONFIRMED bookings as the slots read them, in epoch milliseconds: each one's
- * blocked time `[start − buffer_before, end + buffer_after)` (two parallel lists, in any order), and
- * the starts of those made with the event type (the daily limit counts them).
+ * blocked time `[start − buffer_before, end + buffer_after)` (two parallel lists, in any order).
  */
 export interface BusyTimes {
   readonly blockedStarts: readonly number[];
   readonly blockedEnds: readonly number[];
-  readonly sameTypeStarts: readonly number[];
-  /**
-   * Unexpired reservations' blocked times (buffers included); those of the event type also have
-   * their starts in `sameTypeStarts`, since they count toward its daily limit like bookings.
-   */
+  /** Unexpired reservations' blocked times (buffers included). */
   readonly reserved?: BlockedSpans;
   /** Published events' times on the schedule (an event blocks exactly its own time). */
   readonly events?: BlockedSpans;
@@ -83,7 +77,6 @@ export function busyTimesOf(bookings: readonly BusyBooking[]): BusyTimes {
   return {
     blockedStarts: bookings.map((b) => b.start - b.bufferBefore * MINUTE),
     blockedEnds: bookings.map((b) => b.end + b.bufferAfter * MINUTE),
-    sameTypeStarts: bookings.filter((b) => b.sameEventType).map((b) => b.start),
   };
 }
 
@@ -106,13 +99,18 @@ export interface SlotQuery {
   readonly to: number;
   readonly now: number;
   readonly busy: BusyTimes;
+  /**
+   * The first limit a slot starting on a local date (epoch day of the schedule's calendar) would
+   * break, or null (the event type's and the schedule's; see booking-limits). Absent: no limit.
+   */
+  readonly limitOn?: (localDay: number) => LimitReason | null;
 }
 
 /**
  * Why a time is not offered, in the order they are judged (the first that applies is the answer):
  * `not_a_slot` is a start inside a window but off its grid, or whose slot crosses the window's end
  * (a reservation must be a slot; a booking need not be); `booked`, `reserved` and `event` name what
- * holds the time.
+ * holds the time; then the limits (bookings and reservations both count toward them).
  */
 export type SlotUnavailableReason =
   | 'minimum_notice'
@@ -122,7 +120,7 @@ export type SlotUnavailableReason =
   | 'booked'
   | 'reserved'
   | 'event'
-  | 'daily_limit';
+  | LimitReason;
 export const SLOT_UNAVAILABLE_REASONS: readonly SlotUnavailableReason[] = [
   'minimum_notice',
   'booking_window',
@@ -131,7 +129,7 @@ export const SLOT_UNAVAILABLE_REASONS: readonly SlotUnavailableReason[] = [
   'booked',
   'reserved',
   'event',
-  'daily_limit',
+  ...LIMIT_REASONS,
 ];
 
 /** Windows of the whole day for a schedule without availability, else its own. */
@@ -266,7 +264,7 @@ function firstAtOrAfter(sorted: Float64Array, value: number): number {
 }
 
 /** Why a candidate start inside a window and the query's range is not offered, first reason first. */
-export type CandidateRejection = 'minimum_notice' | 'booking_window' | 'booked' | 'reserved' | 'event' | 'daily_limit';
+export type CandidateRejection = 'minimum_notice' | 'booking_window' | 'booked' | 'reserved' | 'event' | LimitReason;
 
 /**
  * A candidate that was not offered: its reason, and for `booked`, `reserved` and `event` the
@@ -314,14 +312,8 @@ export function availableSlots(q: SlotQuery, onRejected?: (rejected: RejectedCan
   const held = new BlockedTimes(reserved.starts, reserved.ends);
   const events = q.busy.events ?? NO_SPANS;
   const occupied = new BlockedTimes(events.starts, events.ends);
-  // Daily limit: starts of this type's bookings, sorted, counted per local date by binary search.
-  const sameTypeStarts = Float64Array.from(q.busy.sameTypeStarts).sort();
-  const dayFull = (day: number): boolean => {
-    if (rules.maxBookingsPerDay === null) return false;
-    const start = zone.instantOfLocal(day * DAY, 'transition');
-    const end = zone.instantOfLocal((day + 1) * DAY, 'transition');
-    return firstAtOrAfter(sameTypeStarts, end) - firstAtOrAfter(sameTypeStarts, start) >= rules.maxBookingsPerDay;
-  };
+  // Limits count by the start's local date, and every candidate is as long: one answer per date.
+  const limitOn = q.limitOn ?? (() => null);
 
   const availability = effectiveAvailability(q.availability);
   const weekly = WEEKDAYS.map((day) => openMinutesOnWeekday(availability, day));
@@ -338,14 +330,14 @@ export function availableSlots(q: SlotQuery, onRejected?: (rejected: RejectedCan
     const override = overrides.get(day);
     // 1970-01-01 was a Thursday: index 3 of WEEKDAYS.
     const open = override ? openMinutesOf(override.intervals) : weekly[(((day + 3) % 7) + 7) % 7]!;
-    let full: boolean | undefined;
+    let limit: LimitReason | null | undefined;
     for (const [openStart, openEnd] of open) {
       const windowStart = zone.instantOfLocal(day * DAY + openStart * MINUTE);
       const windowEnd = zone.instantOfLocal(day * DAY + openEnd * MINUTE);
       // Empty (wholly inside a gap), or outside the range.
       if (windowEnd <= windowStart || windowEnd <= q.from || windowStart >= q.to) continue;
-      full ??= dayFull(day);
-      if (full && !onRejected) continue;
+      if (limit === undefined) limit = limitOn(day);
+      if (limit !== null && !onRejected) continue;
       const first = lo > windowStart ? Math.ceil((lo - windowStart) / step) : 0;
       for (let start = windowStart + first * step; start + duration <= windowEnd && start < hi; start += step) {
         const end = start + duration;
@@ -356,7 +348,7 @@ export function availableSlots(q: SlotQuery, onRejected?: (rejected: RejectedCan
         else if ((busyIndex = blocked.firstOverlap(start - before, end + after)) !== -1) reason = 'booked';
         else if ((busyIndex = held.firstOverlap(start - before, end + after)) !== -1) reason = 'reserved';
         else if ((busyIndex = occupied.firstOverlap(start - before, end + after)) !== -1) reason = 'event';
-        else if (full) reason = 'daily_limit';
+        else if (limit !== null) reason = limit;
         if (reason === null) {
           const local = clock.read(start);
           slots.push({ start, end, localDate: local.date, localTime: local.time });
@@ -384,23 +376,22 @@ export interface FitQuery {
   readonly start: number;
   readonly end: number;
   readonly now: number;
-  /** PENDING/CONFIRMED bookings of this event type and schedule starting on the booking's local date (itself excluded). */
-  readonly sameDayCount: number;
 }
 
 /**
  * Why a booking with an event type does not fit a schedule that has availability, or null when it
- * fits (overlap is the database's to decide). Alignment to slot_interval is not required.
+ * fits, by the rules of its own time: notice, the window of days, availability (in that order).
+ * Overlap is the database's to decide, and limits are counted by the write (BookingLimits).
+ * Alignment to slot_interval is not required.
  */
-export function bookingMisfit(q: FitQuery): SlotUnavailableReason | null {
+export function bookingMisfit(q: FitQuery): 'minimum_notice' | 'booking_window' | 'outside_availability' | null {
   if (!hasAvailability(q.availability)) return null;
+  if (q.start < q.now + q.rules.minimumNotice * MINUTE) return 'minimum_notice';
+  if (q.rules.bookingWindowDays !== null && q.start >= q.now + q.rules.bookingWindowDays * DAY) return 'booking_window';
   const inside = windowsBetween(q.availability, q.start, q.end, q.scheduleTimeZone).some(
     ({ span }) => span.start <= q.start && q.end <= span.end,
   );
   if (!inside) return 'outside_availability';
-  if (q.start < q.now + q.rules.minimumNotice * MINUTE) return 'minimum_notice';
-  if (q.rules.bookingWindowDays !== null && q.start >= q.now + q.rules.bookingWindowDays * DAY) return 'booking_window';
-  if (q.rules.maxBookingsPerDay !== null && q.sameDayCount >= q.rules.maxBookingsPerDay) return 'daily_limit';
   return null;
 }
 

@@ -9,13 +9,11 @@ export interface HeldSpans {
   readonly ids: string[];
 }
 
-/** What holds a schedule's time in a range, by kind, and the starts of the event type's reservations. */
+/** What holds a schedule's time in a range, by kind. */
 export interface HeldTimes {
   readonly booking: HeldSpans;
   readonly reservation: HeldSpans;
   readonly event: HeldSpans;
-  /** Starts of the unexpired reservations made for the event type (limits count them like bookings). */
-  readonly sameTypeReservationStarts: number[];
 }
 
 /**
@@ -59,7 +57,6 @@ export class BlockedTimeRepository {
   async held(
     organizationId: string,
     scheduleId: string,
-    eventTypeId: string,
     from: Date,
     to: Date,
     now: Date,
@@ -67,7 +64,7 @@ export class BlockedTimeRepository {
     exceptBookingId?: string,
   ): Promise<HeldTimes> {
     const [row] = await this.db.rows<{
-      held: [BlockKind[] | null, string[] | null, number[] | null, number[] | null, number[] | null];
+      held: [BlockKind[] | null, string[] | null, number[] | null, number[] | null];
     }>(
       // The aggregates of one query see the rows in one order, so the lists stay parallel; the slots
       // engine sorts the spans itself.
@@ -75,22 +72,18 @@ export class BlockedTimeRepository {
            array_agg(b.kind),
            array_agg(b.source_id),
            array_agg(round(date_part('epoch', lower(b.during)) * 1000)),
-           array_agg(round(date_part('epoch', upper(b.during)) * 1000)),
-           array_agg(round(date_part('epoch', r.start_time) * 1000)) FILTER (WHERE r.event_type_id = $3)) AS held
+           array_agg(round(date_part('epoch', upper(b.during)) * 1000))) AS held
          FROM schedule_blocked_times b
-         LEFT JOIN slot_reservations r
-           ON b.kind = 'reservation' AND r.organization_id = b.organization_id AND r.id = b.source_id
-        WHERE b.organization_id = $1 AND b.schedule_id = $2 AND b.during && tstzrange($4, $5, '[)')
-          AND (b.expires_at IS NULL OR b.expires_at > $6) AND ($7 OR b.kind <> 'booking')
-          AND NOT (b.kind = 'booking' AND b.source_id = $8)`,
-      [organizationId, scheduleId, eventTypeId, from, to, now, withBookings, exceptBookingId ?? '00000000-0000-0000-0000-000000000000'],
+        WHERE b.organization_id = $1 AND b.schedule_id = $2 AND b.during && tstzrange($3, $4, '[)')
+          AND (b.expires_at IS NULL OR b.expires_at > $5) AND ($6 OR b.kind <> 'booking')
+          AND NOT (b.kind = 'booking' AND b.source_id = $7)`,
+      [organizationId, scheduleId, from, to, now, withBookings, exceptBookingId ?? '00000000-0000-0000-0000-000000000000'],
     );
-    const [kinds, ids, starts, ends, sameType] = row!.held;
+    const [kinds, ids, starts, ends] = row!.held;
     const held: HeldTimes = {
       booking: { starts: [], ends: [], ids: [] },
       reservation: { starts: [], ends: [], ids: [] },
       event: { starts: [], ends: [], ids: [] },
-      sameTypeReservationStarts: sameType ?? [],
     };
     (kinds ?? []).forEach((kind, i) => {
       const spans = held[kind];

@@ -2,6 +2,7 @@ import { AppConfig, DomainEvent, ListTotal, Outbox, Page, SqlParams, SqlStatemen
 import { Injectable } from '@nestjs/common';
 import type { Booking, BookingChanges, BookingListFilter, EventTypeRef, ScheduleRef } from '../domain/booking';
 import type { BusyTimes } from '../domain/slots';
+import type { PeriodTotals } from '../domain/booking-limits';
 import type { BookingStatus } from '../domain/booking-status';
 import { EVENT_TYPE_TABLE } from './event-type.table';
 import { SCHEDULE_TABLE } from './schedule.table';
@@ -162,6 +163,7 @@ export class BookingRepository {
             found: true,
             timezone: schedule.timezone,
             availability: { weekly: schedule.availability, overrides: schedule.dateOverrides },
+            limits: schedule,
           }
         : { found: false },
       eventType:
@@ -174,75 +176,113 @@ export class BookingRepository {
   }
 
   /**
-   * Serializes, until the transaction ends, the bookings that count against one daily limit
-   * (schedule, event type, local date): the count and the insert of each run one after another.
+   * Serializes, until the transaction ends, the bookings that count against the same limits: one
+   * transaction-scoped advisory lock per (scope, period) key, taken by one statement in the order
+   * given (callers sort them, so two writers never wait for each other in a cycle).
    */
-  async lockDailyLimit(
+  async lockLimitPeriods(
     organizationId: string,
     scheduleId: string,
-    eventTypeId: string,
-    localDate: string,
+    eventTypeId: string | null,
+    keys: readonly string[],
   ): Promise<void> {
-    await this.db.rowsInTransaction(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [
-      `booking-daily-limit:${organizationId}:${scheduleId}:${eventTypeId}:${localDate}`,
-    ]);
-  }
-
-  /**
-   * PENDING/CONFIRMED bookings of the schedule and event type starting in `[from, to)` (one local
-   * date), other than `exceptId`: what a daily limit counts.
-   */
-  async countSameDay(
-    organizationId: string,
-    scheduleId: string,
-    eventTypeId: string,
-    from: Date,
-    to: Date,
-    exceptId: string,
-  ): Promise<number> {
-    const [row] = await this.db.rows<{ n: number }>(
-      `SELECT count(*)::int AS n FROM bookings
-       WHERE organization_id = $1 AND schedule_id = $2 AND event_type_id = $3 AND status IN ('PENDING', 'CONFIRMED')
-         AND start_time >= $4 AND start_time < $5 AND id <> $6`,
-      [organizationId, scheduleId, eventTypeId, from, to, exceptId],
+    if (keys.length === 0) return;
+    // A scope key names the event type's bookings on the schedule, or all of the schedule's.
+    const names = keys.map((key) =>
+      key.startsWith('event_type:')
+        ? `booking-limit:${organizationId}:${scheduleId}:${eventTypeId}:${key}`
+        : `booking-limit:${organizationId}:${scheduleId}:${key}`,
     );
-    return row?.n ?? 0;
+    await this.db.rowsInTransaction(
+      `SELECT pg_advisory_xact_lock(hashtextextended(name, 0)) FROM unnest($1::text[]) WITH ORDINALITY AS k(name, n) ORDER BY n`,
+      [names],
+    );
   }
 
   /**
-   * Blocked times of the schedule's PENDING/CONFIRMED bookings that reach into `[from, to)`, and the
-   * starts of those made with the event type (slots). The exclusion constraint's GiST index serves
-   * it alone (it carries every column read here). `exceptBookingId`: a booking whose own time counts
-   * as free (the slots its attendee may move it to); that one filter reads the rows too.
+   * What each span of time holds, by the starts of what limits count (the schedule's PENDING and
+   * CONFIRMED bookings, other than `exceptIds`): how many and how many minutes (durations, without
+   * buffers) in all, and of them those of the event type. One statement whatever the spans: each
+   * is one range of the partial index bookings_limits_idx, read from the index alone.
    */
-  async busy(
+  async limitTotals(
     organizationId: string,
     scheduleId: string,
-    eventTypeId: string,
-    from: Date,
-    to: Date,
-    exceptBookingId?: string,
-  ): Promise<BusyTimes> {
-    // One row of three JSON arrays: a 62-day range meets thousands of bookings, and one JSON value
+    eventTypeId: string | null,
+    spans: readonly { start: number; end: number }[],
+    now: Date,
+    exceptIds: readonly string[] = [],
+  ): Promise<PeriodTotals[]> {
+    if (spans.length === 0) return [];
+    const rows = await this.db.rows<{ n: string; bookings: number; seconds: number; type_bookings: number; type_seconds: number }>(
+      `SELECT s.n,
+              count(c.start_time)::int AS bookings,
+              coalesce(sum(date_part('epoch', c.end_time) - date_part('epoch', c.start_time)), 0) AS seconds,
+              count(c.start_time) FILTER (WHERE c.event_type_id = $3)::int AS type_bookings,
+              coalesce(sum(date_part('epoch', c.end_time) - date_part('epoch', c.start_time)) FILTER (WHERE c.event_type_id = $3), 0) AS type_seconds
+       FROM unnest($4::timestamptz[], $5::timestamptz[]) WITH ORDINALITY AS s(span_start, span_end, n)
+       LEFT JOIN LATERAL (${LIMIT_COUNTED}) c ON true
+       GROUP BY s.n ORDER BY s.n`,
+      [
+        organizationId,
+        scheduleId,
+        eventTypeId,
+        spans.map((s) => new Date(s.start)),
+        spans.map((s) => new Date(s.end)),
+        exceptIds,
+        now,
+      ],
+    );
+    return rows.map((r) => ({
+      bookings: r.bookings,
+      minutes: r.seconds / 60,
+      typeBookings: r.type_bookings,
+      typeMinutes: r.type_seconds / 60,
+    }));
+  }
+
+  /**
+   * Blocked times of the schedule's PENDING/CONFIRMED bookings that reach into `[from, to)` (slots).
+   * The exclusion constraint's GiST index serves it alone (it carries every column read here).
+   * `exceptBookingId`: a booking whose own time counts as free (the slots its attendee may move it
+   * to); that one filter reads the rows too.
+   */
+  async busy(organizationId: string, scheduleId: string, from: Date, to: Date, exceptBookingId?: string): Promise<BusyTimes> {
+    // One row of two JSON arrays: a 62-day range meets thousands of bookings, and one JSON value
     // parses far faster than thousands of rows. The values are minutes after `from` (date_part's
     // float8, cheaper than extract's numeric): five or six digits where epoch milliseconds take
     // thirteen, so less to print, send and parse. The blocked time is booking_blocked_time()'s, in
     // plain arithmetic.
-    const [row] = await this.db.rows<{ busy: [number[] | null, number[] | null, number[] | null] }>(
+    const [row] = await this.db.rows<{ busy: [number[] | null, number[] | null] }>(
       `SELECT json_build_array(
-           array_agg(date_part('epoch', start_time - $4) / 60 - buffer_before),
-           array_agg(date_part('epoch', end_time - $4) / 60 + buffer_after),
-           array_agg(date_part('epoch', start_time - $4) / 60) FILTER (WHERE event_type_id = $3)) AS busy
+           array_agg(date_part('epoch', start_time - $3) / 60 - buffer_before),
+           array_agg(date_part('epoch', end_time - $3) / 60 + buffer_after)) AS busy
        FROM bookings
        WHERE organization_id = $1 AND schedule_id = $2 AND status IN ('PENDING', 'CONFIRMED')
-         AND booking_blocked_time(start_time, end_time, buffer_before, buffer_after) && tstzrange($4, $5, '[)')
-         ${exceptBookingId === undefined ? '' : 'AND id <> $6'}`,
-      exceptBookingId === undefined ? [organizationId, scheduleId, eventTypeId, from, to] : [organizationId, scheduleId, eventTypeId, from, to, exceptBookingId],
+         AND booking_blocked_time(start_time, end_time, buffer_before, buffer_after) && tstzrange($3, $4, '[)')
+         ${exceptBookingId === undefined ? '' : 'AND id <> $5'}`,
+      exceptBookingId === undefined ? [organizationId, scheduleId, from, to] : [organizationId, scheduleId, from, to, exceptBookingId],
     );
     // An empty aggregate is null. Back to epoch milliseconds, rounded to the millisecond as before.
     const base = from.getTime();
     const instants = (minutes: number[] | null): number[] => (minutes ?? []).map((m) => base + Math.round(m * 60_000));
-    const [blockedStarts, blockedEnds, sameTypeStarts] = row!.busy;
-    return { blockedStarts: instants(blockedStarts), blockedEnds: instants(blockedEnds), sameTypeStarts: instants(sameTypeStarts) };
+    const [blockedStarts, blockedEnds] = row!.busy;
+    return { blockedStarts: instants(blockedStarts), blockedEnds: instants(blockedEnds) };
   }
 }
+
+/**
+ * What limits count, for one span `s` of a lateral join: the starts, ends and event types of the
+ * schedule's PENDING/CONFIRMED bookings and of its reservations unexpired at the application's now
+ * ($7: a reservation holds its place until then, whether or not the sweep has deleted it yet)
+ * starting in it, but those excepted ($6, a booking being rescheduled). Parameters: $1
+ * organization, $2 schedule. Every check and every slots query counts through this one fragment.
+ */
+const LIMIT_COUNTED = `
+  SELECT start_time, end_time, event_type_id FROM bookings
+  WHERE organization_id = $1 AND schedule_id = $2 AND status IN ('PENDING', 'CONFIRMED')
+    AND start_time >= s.span_start AND start_time < s.span_end AND id <> ALL ($6::uuid[])
+  UNION ALL
+  SELECT start_time, end_time, event_type_id FROM slot_reservations
+  WHERE organization_id = $1 AND schedule_id = $2 AND expires_at > $7
+    AND start_time >= s.span_start AND start_time < s.span_end AND id <> ALL ($6::uuid[])`;

@@ -78,24 +78,6 @@ export class ReservationRepository {
     return row ? toReservation(row) : null;
   }
 
-  /** Unexpired reservations of the schedule and event type starting in `[from, to)`: what a daily limit counts besides bookings. */
-  async countSameDay(
-    organizationId: string,
-    scheduleId: string,
-    eventTypeId: string,
-    from: Date,
-    to: Date,
-    now: Date,
-  ): Promise<number> {
-    const [row] = await this.db.rows<{ n: number }>(
-      `SELECT count(*)::int AS n FROM slot_reservations
-        WHERE organization_id = $1 AND schedule_id = $2 AND event_type_id = $3
-          AND start_time >= $4 AND start_time < $5 AND expires_at > $6`,
-      [organizationId, scheduleId, eventTypeId, from, to, now],
-    );
-    return row?.n ?? 0;
-  }
-
   /**
    * Deletes up to `limit` reservations expired at `now`, oldest expiry first, skipping rows another
    * transaction holds (a booking consuming one); returns how many went.

@@ -9,12 +9,19 @@ import {
   MAX_SLOT_INTERVAL,
   MIN_SLOT_INTERVAL,
 } from '../../domain/booking-rules';
+import { MAX_BOOKED_MINUTES_PER_PERIOD, MAX_BOOKINGS_PER_PERIOD } from '../../domain/booking-limits';
 import { EVENT_TYPE_MAX_DURATION, EVENT_TYPE_MIN_DURATION, HEX_COLOR_PATTERN } from '../../domain/event-type';
 import { MAX_NOTICE_MINUTES } from '../../domain/booking-self-service';
 import { LOCATION_TYPES, LocationType } from '../../domain/location-type';
-import { NotBlank } from './validators';
+import { limitOverPeriods, NotBlank } from './validators';
 
 const COLOR_MESSAGE = 'must be a hex color #RGB or #RRGGBB';
+const LIMIT_SCOPE = "this type's PENDING/CONFIRMED bookings on one schedule (with availability), by their start in the schedule time zone";
+const WEEK_COUNT = `Bookings per week (Monday 00:00 to Monday 00:00) of ${LIMIT_SCOPE}; null: no limit`;
+const MONTH_COUNT = `Bookings per calendar month of ${LIMIT_SCOPE}; null: no limit`;
+const DAY_MINUTES = `Booked minutes (durations, without buffers) per local date of ${LIMIT_SCOPE}; null: no limit`;
+const WEEK_MINUTES = `Booked minutes (durations, without buffers) per week (from Monday) of ${LIMIT_SCOPE}; null: no limit`;
+
 
 /** Both buffers: whole minutes, 0 to MAX_BUFFER. */
 const bufferRules = (): PropertyDecorator[] => [IsInt(), Min(0), Max(MAX_BUFFER)];
@@ -160,6 +167,18 @@ export class CreateEventTypeDto {
   ])
   readonly max_bookings_per_day?: number | null;
 
+  @BodyField(limitOverPeriods(MAX_BOOKINGS_PER_PERIOD, WEEK_COUNT))
+  readonly max_bookings_per_week?: number | null;
+
+  @BodyField(limitOverPeriods(MAX_BOOKINGS_PER_PERIOD, MONTH_COUNT))
+  readonly max_bookings_per_month?: number | null;
+
+  @BodyField(limitOverPeriods(MAX_BOOKED_MINUTES_PER_PERIOD, DAY_MINUTES))
+  readonly max_booked_minutes_per_day?: number | null;
+
+  @BodyField(limitOverPeriods(MAX_BOOKED_MINUTES_PER_PERIOD, WEEK_MINUTES))
+  readonly max_booked_minutes_per_week?: number | null;
+
   @BodyField((mode) => [
     ApiPropertyOptional({ ...createOnly(mode, { default: true }), description: 'Whether the attendee may cancel a booking of this type through its manage token' }),
     ...defaultedOnCreate(mode),
@@ -206,6 +225,10 @@ export class UpdateEventTypeDto {
   @PatchOf(CreateEventTypeDto) readonly slot_interval?: number | null;
   @PatchOf(CreateEventTypeDto) readonly booking_window_days?: number | null;
   @PatchOf(CreateEventTypeDto) readonly max_bookings_per_day?: number | null;
+  @PatchOf(CreateEventTypeDto) readonly max_bookings_per_week?: number | null;
+  @PatchOf(CreateEventTypeDto) readonly max_bookings_per_month?: number | null;
+  @PatchOf(CreateEventTypeDto) readonly max_booked_minutes_per_day?: number | null;
+  @PatchOf(CreateEventTypeDto) readonly max_booked_minutes_per_week?: number | null;
   @PatchOf(CreateEventTypeDto) readonly attendee_can_cancel?: boolean;
   @PatchOf(CreateEventTypeDto) readonly attendee_can_reschedule?: boolean;
   @PatchOf(CreateEventTypeDto) readonly cancel_notice_minutes?: number;
@@ -272,6 +295,14 @@ export class EventTypeResponse {
   readonly booking_window_days!: number | null;
   @ApiProperty({ type: 'integer', nullable: true, example: null, description: 'null: no limit' })
   readonly max_bookings_per_day!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, example: null, minimum: 1, maximum: MAX_BOOKINGS_PER_PERIOD, description: WEEK_COUNT })
+  readonly max_bookings_per_week!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, example: null, minimum: 1, maximum: MAX_BOOKINGS_PER_PERIOD, description: MONTH_COUNT })
+  readonly max_bookings_per_month!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, example: null, minimum: 1, maximum: MAX_BOOKED_MINUTES_PER_PERIOD, description: DAY_MINUTES })
+  readonly max_booked_minutes_per_day!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, example: null, minimum: 1, maximum: MAX_BOOKED_MINUTES_PER_PERIOD, description: WEEK_MINUTES })
+  readonly max_booked_minutes_per_week!: number | null;
   @ApiProperty({ example: true, description: 'Whether the attendee may cancel through the manage token' })
   readonly attendee_can_cancel!: boolean;
   @ApiProperty({ example: true, description: 'Whether the attendee may reschedule through the manage token' })

@@ -12,7 +12,8 @@ import {
   WEEKDAYS,
   Weekday,
 } from '../../domain/availability';
-import { IsDateOverrides, IsWeeklyRules, NotBlank } from './validators';
+import { MAX_BOOKED_MINUTES_PER_PERIOD, MAX_BOOKINGS_PER_PERIOD } from '../../domain/booking-limits';
+import { IsDateOverrides, IsWeeklyRules, limitOverPeriods, NotBlank } from './validators';
 
 export class TimeIntervalDoc {
   @ApiProperty({ example: '09:00', pattern: START_TIME_PATTERN, description: 'Wall-clock time in the schedule time zone' })
@@ -52,6 +53,13 @@ const OVERRIDES_DOC: ApiPropertyOptions = {
   maxItems: MAX_DATE_OVERRIDES,
   description: OVERRIDES_DESCRIPTION,
 };
+
+const LIMIT_SCOPE =
+  'PENDING/CONFIRMED bookings of this schedule, whatever their event type (imported ones included), by their start in the schedule time zone';
+const DAY_COUNT = `Bookings per local date of all ${LIMIT_SCOPE}; null: no limit`;
+const WEEK_COUNT = `Bookings per week (Monday 00:00 to Monday 00:00) of all ${LIMIT_SCOPE}; null: no limit`;
+const DAY_MINUTES = `Booked minutes (durations, without buffers) per local date of all ${LIMIT_SCOPE}; null: no limit`;
+const WEEK_MINUTES = `Booked minutes (durations, without buffers) per week (from Monday) of all ${LIMIT_SCOPE}; null: no limit`;
 
 /** The body of a create; each field's rules are written here once, for the PATCH too. */
 export class CreateScheduleDto {
@@ -94,6 +102,18 @@ export class CreateScheduleDto {
     IsDateOverrides(),
   ])
   readonly date_overrides?: DateOverride[];
+
+  @BodyField(limitOverPeriods(MAX_BOOKINGS_PER_PERIOD, DAY_COUNT))
+  readonly max_bookings_per_day?: number | null;
+
+  @BodyField(limitOverPeriods(MAX_BOOKINGS_PER_PERIOD, WEEK_COUNT))
+  readonly max_bookings_per_week?: number | null;
+
+  @BodyField(limitOverPeriods(MAX_BOOKED_MINUTES_PER_PERIOD, DAY_MINUTES))
+  readonly max_booked_minutes_per_day?: number | null;
+
+  @BodyField(limitOverPeriods(MAX_BOOKED_MINUTES_PER_PERIOD, WEEK_MINUTES))
+  readonly max_booked_minutes_per_week?: number | null;
 }
 
 export class UpdateScheduleDto {
@@ -101,6 +121,10 @@ export class UpdateScheduleDto {
   @PatchOf(CreateScheduleDto) readonly timezone?: string;
   @PatchOf(CreateScheduleDto) readonly availability?: WeeklyRule[] | null;
   @PatchOf(CreateScheduleDto) readonly date_overrides?: DateOverride[];
+  @PatchOf(CreateScheduleDto) readonly max_bookings_per_day?: number | null;
+  @PatchOf(CreateScheduleDto) readonly max_bookings_per_week?: number | null;
+  @PatchOf(CreateScheduleDto) readonly max_booked_minutes_per_day?: number | null;
+  @PatchOf(CreateScheduleDto) readonly max_booked_minutes_per_week?: number | null;
 }
 
 export class ScheduleResponse {
@@ -114,6 +138,14 @@ export class ScheduleResponse {
   readonly availability!: readonly WeeklyRule[] | null;
   @ApiProperty(OVERRIDES_DOC)
   readonly date_overrides!: readonly DateOverride[];
+  @ApiProperty({ type: 'integer', nullable: true, example: null, minimum: 1, maximum: MAX_BOOKINGS_PER_PERIOD, description: DAY_COUNT })
+  readonly max_bookings_per_day!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, example: null, minimum: 1, maximum: MAX_BOOKINGS_PER_PERIOD, description: WEEK_COUNT })
+  readonly max_bookings_per_week!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, example: 480, minimum: 1, maximum: MAX_BOOKED_MINUTES_PER_PERIOD, description: DAY_MINUTES })
+  readonly max_booked_minutes_per_day!: number | null;
+  @ApiProperty({ type: 'integer', nullable: true, example: null, minimum: 1, maximum: MAX_BOOKED_MINUTES_PER_PERIOD, description: WEEK_MINUTES })
+  readonly max_booked_minutes_per_week!: number | null;
   @ApiProperty({ format: 'date-time', example: '2026-11-21T10:00:00.000Z' })
   readonly created_at!: string;
   @ApiProperty({ format: 'date-time', example: '2026-11-21T10:00:00.000Z' })

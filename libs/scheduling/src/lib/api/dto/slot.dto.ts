@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsDateOrDateTime, IsIanaTimeZone, QueryBoolean } from '@almanac/shared';
 import { IsBoolean, IsOptional, IsString } from 'class-validator';
 import { START_TIME_PATTERN } from '../../domain/availability';
+import { LIMIT_REASONS } from '../../domain/booking-limits';
 import { CandidateRejection } from '../../domain/slots';
 
 /** The range of a slots query and the time zone its answer is told in. */
@@ -42,7 +43,7 @@ export class SlotRangeQuery {
   readonly explain?: boolean;
 }
 
-const REJECTIONS: readonly CandidateRejection[] = ['minimum_notice', 'booking_window', 'booked', 'reserved', 'event', 'daily_limit'];
+const REJECTIONS: readonly CandidateRejection[] = ['minimum_notice', 'booking_window', 'booked', 'reserved', 'event', ...LIMIT_REASONS];
 
 export class UnavailableSlotResponse {
   @ApiProperty({ format: 'date-time', example: '2026-12-01T09:00:00.000Z' })
@@ -52,7 +53,7 @@ export class UnavailableSlotResponse {
   @ApiProperty({
     enum: REJECTIONS,
     description:
-      'The first that applies, in this order: minimum_notice, booking_window (too far ahead), booked (a PENDING or CONFIRMED booking holds its blocked time, buffers on both sides counted), reserved (an unexpired reservation does), event (a published event of the schedule does), daily_limit (max_bookings_per_day reached that local date, unexpired reservations counted)',
+      'The first that applies, in this order: minimum_notice, booking_window (too far ahead), booked (a PENDING or CONFIRMED booking holds its blocked time, buffers on both sides counted), reserved (an unexpired reservation does), event (a published event of the schedule does), then the limits: daily_limit, weekly_limit, monthly_limit, duration_limit (of the event type) and schedule_limit (of the schedule), unexpired reservations counted like bookings',
   })
   readonly reason!: CandidateRejection;
   @ApiPropertyOptional({ format: 'uuid', description: 'booked: the earliest-starting booking holding the time' })

@@ -1,5 +1,6 @@
-import { CALENDAR_DATE_PATTERN, documentValidator, isDateTimeWithZone, simpleValidator } from '@almanac/shared';
-import { registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { BodyMode, CALENDAR_DATE_PATTERN, createOnly, documentValidator, isDateTimeWithZone, simpleValidator } from '@almanac/shared';
+import { IsInt, IsOptional, Max, Min, registerDecorator, ValidationArguments, ValidationOptions } from 'class-validator';
 import {
   dateOverridesProblems,
   END_TIME_PATTERN,
@@ -136,3 +137,17 @@ export const IsWeeklyRules = problemsValidator('isWeeklyRules', (value) => weekl
 
 /** A schedule's `date_overrides`: ≤ 366 overrides `{date, intervals}` of distinct dates. */
 export const IsDateOverrides = problemsValidator('isDateOverrides', (value) => dateOverridesProblems(value), DATE_OVERRIDES_SCHEMA);
+
+/**
+ * A limit over periods (an event type's or a schedule's), as a body field: null (none, the default
+ * on create) or a whole number from 1 to `max`; lowering one below what is booked is allowed.
+ */
+export const limitOverPeriods =
+  (max: number, description: string) =>
+  (mode: BodyMode): PropertyDecorator[] => [
+    ApiPropertyOptional({ type: Number, nullable: true, minimum: 1, maximum: max, ...createOnly(mode, { default: null }), description }),
+    IsOptional(),
+    IsInt(),
+    Min(1),
+    Max(max),
+  ];

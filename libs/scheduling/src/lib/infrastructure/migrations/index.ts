@@ -9,3 +9,4 @@ export { SchedulingBusyTimesFromIndex1764330000000 } from './1764330000000-busy-
 export { SchedulingBlockedTimes1764400000000 } from './1764400000000-blocked-times';
 export { SchedulingEventsHoldTime1764400000300 } from './1764400000300-events-hold-time';
 export { SchedulingBookingSelfService1764400000500 } from './1764400000500-booking-self-service';
+export { SchedulingBookingLimits1764400000700 } from './1764400000700-booking-limits';
