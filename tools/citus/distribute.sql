@@ -20,6 +20,7 @@ SELECT create_distributed_function('booking_blocked_time(timestamptz, timestampt
 
 SELECT create_distributed_table('schedules', 'organization_id');
 SELECT create_distributed_table('event_types', 'organization_id', colocate_with => 'schedules');
+SELECT create_distributed_table('booking_series', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('bookings', 'organization_id', colocate_with => 'schedules');
 -- Every holder of a schedule's time (bookings, reservations, published events) under one exclusion
 -- constraint. Triggers on bookings, slot_reservations and events keep it in step; each writes rows of

@@ -11,6 +11,8 @@ export interface Records {
   cookie: string;
   scheduleId: string;
   bookingId: string;
+  /** A recurring series of two bookings. */
+  seriesId: string;
   eventTypeId: string;
   /** A reservation of a slot of the event type on the schedule (held 30 minutes). */
   reservationId: string;
@@ -56,6 +58,19 @@ export async function createRecords(t: TestApp): Promise<Records> {
       .send({ schedule_id: scheduleId, start_time: '2027-05-03T09:00:00Z', end_time: '2027-05-03T09:30:00Z', attendee: { name: 'Ada', email: 'ada@example.com' } })
       .expect(201),
   );
+  const seriesId = (
+    await t.api
+      .post('/api/v1/bookings')
+      .set(auth)
+      .send({
+        schedule_id: scheduleId,
+        start_time: '2027-05-04T09:00:00Z',
+        end_time: '2027-05-04T09:30:00Z',
+        attendee: { name: 'Ada', email: 'ada@example.com' },
+        recurrence: { frequency: 'weekly', count: 2 },
+      })
+      .expect(201)
+  ).body.data.series_id as string;
   const eventTypeId = id(await t.api.post('/api/v1/event-types').set(auth).send({ title: 'Intro call', duration: 30 }).expect(201));
   const managed = await t.api
     .post('/api/v1/bookings')
@@ -83,12 +98,13 @@ export async function createRecords(t: TestApp): Promise<Records> {
   const revisionId = (await t.api.get(`/api/v1/posts/${postId}/revisions`).set(auth).expect(200)).body.data[0].id as string;
   const previewUrl = (await t.api.post(`/api/v1/posts/${postId}/preview-link`).set(auth).expect(201)).body.data.url as string;
   const previewToken = previewUrl.slice(previewUrl.lastIndexOf('/') + 1);
-  return { orgId: tenant.orgId, auth, cookie, scheduleId, bookingId, eventTypeId, reservationId, eventId, registrationId, categoryId, tagId, postId, webhookId, deliveryId, apiKeyId, revisionId, previewToken, manageToken };
+  return { orgId: tenant.orgId, auth, cookie, scheduleId, bookingId, seriesId, eventTypeId, reservationId, eventId, registrationId, categoryId, tagId, postId, webhookId, deliveryId, apiKeyId, revisionId, previewToken, manageToken };
 }
 
 const ID_BY_COLLECTION: Record<string, keyof Records> = {
   schedules: 'scheduleId',
   bookings: 'bookingId',
+  'booking-series': 'seriesId',
   'event-types': 'eventTypeId',
   events: 'eventId',
   categories: 'categoryId',

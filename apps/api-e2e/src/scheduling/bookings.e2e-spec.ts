@@ -44,6 +44,7 @@ describe('bookings (e2e)', () => {
           id: expect.stringMatching(UUID),
           schedule_id: scheduleId,
           event_type_id: null,
+          series_id: null,
           start_time: '2027-03-01T09:00:00.000Z',
           end_time: '2027-03-01T09:30:00.000Z',
           timezone: 'Europe/Paris',

@@ -24,6 +24,7 @@ export const BOOKING_FIELDS = [
   'buffer_after',
   'cancellation_reason',
   'cancelled_by',
+  'series_id',
 ].sort();
 
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

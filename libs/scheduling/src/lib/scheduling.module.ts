@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { declareEventTypes, declareScopes } from '@almanac/identity';
 import { registerErrorCodes } from '@almanac/shared';
 import { AdminSchedulesController } from './api/admin-schedules.controller';
+import { BookingSeriesController } from './api/booking-series.controller';
 import { BookingsController } from './api/bookings.controller';
 import {
   BookingCalendarController,
@@ -13,9 +14,11 @@ import { PublicBookingsController } from './api/public-bookings.controller';
 import { SchedulesController } from './api/schedules.controller';
 import { ReservationsController } from './api/reservations.controller';
 import { SlotsController } from './api/slots.controller';
+import { BookingCandidatesCheck } from './application/booking-candidates';
 import { BookingErasureService } from './application/booking-erasure.service';
 import { BookingLimits } from './application/booking-limits.service';
 import { BookingSelfService } from './application/booking-self-service.service';
+import { BookingSeriesService } from './application/booking-series.service';
 import { BookingsService } from './application/bookings.service';
 import { CalendarFeedLimits } from './application/calendar-feed-limits';
 import { CalendarFeedsService } from './application/calendar-feeds.service';
@@ -26,6 +29,7 @@ import { ReservationsService } from './application/reservations.service';
 import { SlotsService } from './application/slots.service';
 import { BlockedTimeRepository } from './infrastructure/blocked-time.repository';
 import { BookingErasureRepository } from './infrastructure/booking-erasure.repository';
+import { BookingSeriesRepository } from './infrastructure/booking-series.repository';
 import { BookingRepository } from './infrastructure/booking.repository';
 import { CalendarFeedRepository } from './infrastructure/calendar-feed.repository';
 import { EventTypeRepository } from './infrastructure/event-type.repository';
@@ -60,6 +64,7 @@ registerErrorCodes('scheduling', SCHEDULING_ERROR_CODES);
     PublicCalendarController,
     SchedulesController,
     BookingsController,
+    BookingSeriesController,
     EventTypesController,
     ReservationsController,
     SlotsController,
@@ -87,6 +92,9 @@ registerErrorCodes('scheduling', SCHEDULING_ERROR_CODES);
     BookingErasureService,
     ManageTokenRepository,
     BookingSelfService,
+    BookingSeriesRepository,
+    BookingCandidatesCheck,
+    BookingSeriesService,
   ],
   exports: [ExternalBookingsService, BookingErasureService],
 })

@@ -176,6 +176,23 @@ export class FieldTable<D, C extends ColumnSpecs<D> = ColumnSpecs<D>> {
   }
 
   /**
+   * `INSERT INTO table (columns) VALUES (…), (…)` of several records in one statement, placeholders
+   * from `$firstParam` on (so it can follow another statement's parameters, as a CTE).
+   */
+  insertMany(records: readonly Writable<D, C>[], firstParam = 1): SqlStatement {
+    const values: unknown[] = [];
+    const rows = records.map((record) => {
+      const given = record as Record<string, unknown>;
+      const placeholders = this.writable.map((c) => {
+        values.push(this.param(c, given[c.key]));
+        return `$${firstParam + values.length - 1}`;
+      });
+      return `(${placeholders.join(', ')})`;
+    });
+    return { text: `INSERT INTO ${this.name} (${this.writable.map((c) => c.column).join(', ')}) VALUES ${rows.join(', ')}`, values };
+  }
+
+  /**
    * `column = $n, …` for the fields `changes` gives (undefined: left alone), parameters added to
    * `params`. Column names come only from the declaration, never from input.
    */

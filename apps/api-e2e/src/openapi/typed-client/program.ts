@@ -54,6 +54,8 @@ const routes = {
   PublicBookings_cancel: ['post', '/public/v1/bookings/{token}/cancel'],
   PublicBookings_slots: ['get', '/public/v1/bookings/{token}/slots'],
   PublicBookings_reschedule: ['post', '/public/v1/bookings/{token}/reschedule'],
+  BookingSeries_get: ['get', '/api/v1/booking-series/{id}'],
+  BookingSeries_cancel: ['delete', '/api/v1/booking-series/{id}'],
   EventTypes_list: ['get', '/api/v1/event-types'],
   EventTypes_create: ['post', '/api/v1/event-types'],
   EventTypes_get: ['get', '/api/v1/event-types/{id}'],
@@ -173,8 +175,9 @@ export async function tour(organizationId: string, feedFile: string): Promise<st
   const activeTypes = await call('EventTypes_list', { query: { active: true } });
   seen.push((await call('EventTypes_get', { path: { id: eventType.id } })).data.slug, String(activeTypes.data.length));
 
-  // Bookings: nullable fields take null, metadata takes scalars.
-  const booking = (
+  // Bookings: nullable fields take null, metadata takes scalars. The create answers a booking, or
+  // a series when the body has recurrence: the client tells them apart.
+  const created = (
     await call('Bookings_create', {
       body: {
         schedule_id: schedule.id,
@@ -187,6 +190,8 @@ export async function tour(organizationId: string, feedFile: string): Promise<st
       },
     })
   ).data;
+  if (!('id' in created)) throw new Error('a booking was expected, not a series');
+  const booking = created;
   const status: 'PENDING' | 'CONFIRMED' | 'CANCELLED' | 'COMPLETED' | 'NO_SHOW' = (await call('Bookings_update', { path: { id: booking.id }, body: { status: 'CONFIRMED' } })).data.status;
   await call('Bookings_update', { path: { id: booking.id }, body: { start_time: '2027-05-03T10:00Z', end_time: '2027-05-03T10:30+0000' } });
   const upcoming = await call('Bookings_list', { query: { schedule_id: schedule.id, start_date: '2027-05-01', upcoming: true } });
@@ -202,6 +207,27 @@ export async function tour(organizationId: string, feedFile: string): Promise<st
   const byAttendee = (await call('PublicBookings_cancel', { path: { token: manageToken }, body: { reason: null } })).data.status;
   const who: 'attendee' | 'api' | 'import' | null = (await call('Bookings_get', { path: { id: booking.id } })).data.cancelled_by;
   seen.push(status, (await call('Bookings_get', { path: { id: booking.id } })).data.attendee_name, String(upcoming.meta.hasMore), invite, String(cancelled), byAttendee, who ?? 'not cancelled');
+
+  // A series: the defaults of recurrence filled in, the occurrences and what was skipped; cancelled from an occurrence on.
+  const made = (
+    await call('Bookings_create', {
+      body: {
+        schedule_id: schedule.id,
+        start_time: '2027-06-01T09:00:00Z',
+        end_time: '2027-06-01T09:30:00Z',
+        attendee: { name: 'Ada Lovelace', email: 'ada@example.com' },
+        recurrence: { frequency: 'weekly', count: 4 },
+        on_conflict: 'skip',
+      },
+    })
+  ).data;
+  if (!('bookings' in made)) throw new Error('a series was expected');
+  const occurrences = (await call('BookingSeries_get', { path: { id: made.series_id } })).data.bookings;
+  const seriesId: string | null = occurrences[0]!.series_id;
+  const stopped: number = (await call('BookingSeries_cancel', { path: { id: made.series_id }, query: { from: occurrences[1]!.id } })).data.cancelled;
+  seen.push(made.recurrence.frequency, String(made.recurrence.interval), String(made.skipped.length), seriesId ?? 'none', String(stopped));
+  // @ts-expect-error: count is required.
+  await call('Bookings_create', { body: { schedule_id: schedule.id, start_time: '2027-06-01T09:00:00Z', end_time: '2027-06-01T09:30:00Z', attendee: { name: 'A', email: 'a@example.com' }, recurrence: { frequency: 'daily' } } });
 
   // Events: timezone, cost, status… default on create; a PATCH needs none of them.
   const event = (await call('Events_create', { body: { title: 'Community meetup', start_date: '2027-06-01', slots: 50, waitlist_enabled: true } })).data;

@@ -21,6 +21,7 @@ import {
   BookingListFilter,
   BookingUpdate,
   CancelledBy,
+  EventTypeRef,
   newBooking,
   NewBookingInput,
   planBookingCancellation,
@@ -55,6 +56,13 @@ export interface CreatedBooking {
   readonly manageToken: string;
 }
 
+/** What a create names, checked, and how each booking it makes is built (with its manage token). */
+export interface ResolvedCreate {
+  readonly schedule: ScheduleRef;
+  readonly eventType: (EventTypeRef & { id: string }) | null;
+  build(at: { id: string; startTime: Date; endTime: Date; seriesId?: string }, now: Date): CreatedBooking;
+}
+
 /** Who cancels, and why when they say it: the API's DELETE and PATCH are `api`. */
 export interface Canceller {
   readonly cancelledBy: CancelledBy;
@@ -70,6 +78,7 @@ export type BookingGuard = (current: Booking, now: Date) => void;
 export interface BookingListQuery {
   scheduleId?: string;
   eventTypeId?: string;
+  seriesId?: string;
   status?: BookingStatus;
   upcoming?: boolean;
   startDate?: string;
@@ -134,47 +143,11 @@ export class BookingsService {
    * the same time cannot both succeed. Every booking gets its manage token here (only its hash is kept).
    */
   async create(organizationId: string, command: CreateBookingCommand): Promise<CreatedBooking> {
-    const eventTypeId = command.eventTypeId ?? null;
-    const missing: FieldError[] = [];
-    const noSchedule = { field: 'schedule_id', message: 'does not name a schedule of this organization' };
-    const noEventType = {
-      field: 'event_type_id',
-      message: 'does not name an event type of this organization',
-    };
-    // An id that is not a UUID names no record, like an unknown one.
-    if (!isUuid(command.scheduleId)) missing.push(noSchedule);
-    if (eventTypeId !== null && !isUuid(eventTypeId)) missing.push(noEventType);
-    if (missing.length > 0)
-      throw new DomainError('invalid_reference', 'The request names a record that does not exist.', missing);
-
-    const refs = await this.bookings.references(organizationId, command.scheduleId, eventTypeId);
-    if (!refs.schedule.found) missing.push(noSchedule);
-    if (refs.eventType && !refs.eventType.found) missing.push(noEventType);
-    if (missing.length > 0 || !refs.schedule.found) {
-      throw new DomainError('invalid_reference', 'The request names a record that does not exist.', missing);
-    }
-    const eventType = refs.eventType?.found && eventTypeId !== null ? { ...refs.eventType, id: eventTypeId } : null;
+    const resolved = await this.resolveCreate(organizationId, command);
     const now = this.clock.now();
-    const manageToken = issueManageToken();
-    const booking = newBooking(
-      {
-        ...command,
-        id: newId(),
-        organizationId,
-        manageTokenHash: manageToken.hash,
-        schedule: refs.schedule,
-        eventType: eventType && {
-          id: eventType.id,
-          title: eventType.title,
-          locationType: eventType.locationType,
-          bufferBefore: eventType.rules.bufferBefore,
-          bufferAfter: eventType.rules.bufferAfter,
-        },
-      },
-      now,
-    );
+    const { booking, manageToken } = resolved.build({ id: newId(), startTime: command.startTime, endTime: command.endTime }, now);
     const announcement = bookingChanged('booking.created', booking, this.clock.now());
-    const schedule = refs.schedule;
+    const { schedule, eventType } = resolved;
     const target = limitTargetOf(organizationId, booking.scheduleId, schedule, eventType);
     const fitsAvailability = eventType !== null && hasAvailability(schedule.availability);
     const reservationId = command.reservationId;
@@ -201,7 +174,61 @@ export class BookingsService {
         return inserted;
       });
     });
-    return { booking: created, manageToken: manageToken.token };
+    return { booking: created, manageToken };
+  }
+
+  /**
+   * The schedule and event type a create names (422 `invalid_reference` when one is not the
+   * organization's), and how a new booking of that request is made, with its manage token: a single
+   * booking, or each occurrence of a series.
+   */
+  async resolveCreate(organizationId: string, command: CreateBookingCommand): Promise<ResolvedCreate> {
+    const eventTypeId = command.eventTypeId ?? null;
+    const missing: FieldError[] = [];
+    const noSchedule = { field: 'schedule_id', message: 'does not name a schedule of this organization' };
+    const noEventType = {
+      field: 'event_type_id',
+      message: 'does not name an event type of this organization',
+    };
+    // An id that is not a UUID names no record, like an unknown one.
+    if (!isUuid(command.scheduleId)) missing.push(noSchedule);
+    if (eventTypeId !== null && !isUuid(eventTypeId)) missing.push(noEventType);
+    if (missing.length > 0)
+      throw new DomainError('invalid_reference', 'The request names a record that does not exist.', missing);
+
+    const refs = await this.bookings.references(organizationId, command.scheduleId, eventTypeId);
+    if (!refs.schedule.found) missing.push(noSchedule);
+    if (refs.eventType && !refs.eventType.found) missing.push(noEventType);
+    if (missing.length > 0 || !refs.schedule.found) {
+      throw new DomainError('invalid_reference', 'The request names a record that does not exist.', missing);
+    }
+    const schedule: ScheduleRef = refs.schedule;
+    const eventType = refs.eventType?.found && eventTypeId !== null ? { ...refs.eventType, id: eventTypeId } : null;
+    return {
+      schedule,
+      eventType,
+      build: (at, now) => {
+        const manageToken = issueManageToken();
+        const booking = newBooking(
+          {
+            ...command,
+            ...at,
+            organizationId,
+            manageTokenHash: manageToken.hash,
+            schedule,
+            eventType: eventType && {
+              id: eventType.id,
+              title: eventType.title,
+              locationType: eventType.locationType,
+              bufferBefore: eventType.rules.bufferBefore,
+              bufferAfter: eventType.rules.bufferAfter,
+            },
+          },
+          now,
+        );
+        return { booking, manageToken: manageToken.token };
+      },
+    };
   }
 
   /**
@@ -278,6 +305,7 @@ export class BookingsService {
     const filter: BookingListFilter = {
       scheduleId: query.scheduleId,
       eventTypeId: query.eventTypeId,
+      seriesId: query.seriesId,
       status: query.status,
       startsAtOrAfter: [],
       attendeeEmailContains: query.attendeeEmail,

@@ -221,29 +221,6 @@ export function localDateOf(instant: number, timeZone: string): Temporal.PlainDa
   return Temporal.Instant.fromEpochMilliseconds(instant).toZonedDateTimeISO(timeZone).toPlainDate();
 }
 
-/**
- * Every window of every local date that can touch `[from, to)`, with the date it belongs to, in
- * order. A window never spans two local dates' rules: windows of adjacent dates stay apart.
- */
-export function windowsBetween(
-  a: Availability,
-  from: number,
-  to: number,
-  timeZone: string,
-): { date: Temporal.PlainDate; span: Span }[] {
-  const out: { date: Temporal.PlainDate; span: Span }[] = [];
-  // A day before and after: a window of a neighbouring date can reach into the range.
-  let date = localDateOf(from, timeZone).subtract({ days: 1 });
-  const last = localDateOf(to, timeZone).add({ days: 1 });
-  while (Temporal.PlainDate.compare(date, last) <= 0) {
-    for (const span of windowsOn(a, date, timeZone)) {
-      if (span.end > from && span.start < to) out.push({ date, span });
-    }
-    date = date.add({ days: 1 });
-  }
-  return out;
-}
-
 const DAY_MS = 86_400_000;
 
 /** The local date `days` days after 1970-01-01 (`YYYY-MM-DD`), for years 0000–9999. */
@@ -333,5 +310,46 @@ export class ZoneOffsets {
       }
     }
     return local - this.offsets[n - 1]!;
+  }
+}
+
+/** Margin around a span whose zone offsets are read: windows of a neighbouring date stay inside. */
+const ZONE_SPAN_MARGIN = 4 * DAY_MS;
+
+/**
+ * A schedule's calendar over a span of instants: its zone's offsets read once, then local dates
+ * and the availability's windows are arithmetic (the same answers as Temporal's,
+ * as `ZoneOffsets` says). For checking many times at once, such as a series' occurrences.
+ */
+export class ScheduleCalendar {
+  private readonly zone: ZoneOffsets;
+  private readonly weekly: [number, number][][];
+  private readonly overrides: Map<number, [number, number][]>;
+
+  constructor(availability: Availability, timeZone: string, from: number, to: number) {
+    this.zone = new ZoneOffsets(timeZone, from - ZONE_SPAN_MARGIN, to + ZONE_SPAN_MARGIN);
+    this.weekly = WEEKDAYS.map((day) => openMinutesOnWeekday(availability, day));
+    this.overrides = new Map(availability.overrides.map((o) => [epochDayOf(o.date), openMinutesOf(o.intervals)]));
+  }
+
+  /** The local date of an instant, as days from 1970-01-01. */
+  epochDayOf(instant: number): number {
+    return Math.floor((instant + this.zone.offsetAt(instant)) / DAY_MS);
+  }
+
+  /** Whether `[start, end)` lies inside one window of the availability (a window of one local date). */
+  insideOneWindow(start: number, end: number): boolean {
+    const day = this.epochDayOf(start);
+    // A day before and after: a window of a neighbouring date can reach the time.
+    for (let d = day - 1; d <= day + 1; d++) {
+      // 1970-01-01 was a Thursday: index 3 of WEEKDAYS.
+      const open = this.overrides.get(d) ?? this.weekly[(((d + 3) % 7) + 7) % 7]!;
+      for (const [openStart, openEnd] of open) {
+        const windowStart = this.zone.instantOfLocal(d * DAY_MS + openStart * 60_000);
+        const windowEnd = this.zone.instantOfLocal(d * DAY_MS + openEnd * 60_000);
+        if (windowStart <= start && end <= windowEnd) return true;
+      }
+    }
+    return false;
   }
 }

@@ -15,6 +15,8 @@ export interface Booking {
   readonly organizationId: string;
   readonly scheduleId: string;
   readonly eventTypeId: string | null;
+  /** The recurring series it is an occurrence of; null for a single booking. */
+  readonly seriesId: string | null;
   readonly startTime: Date;
   readonly endTime: Date;
   readonly timezone: string;
@@ -49,6 +51,7 @@ export const BOOKING_FIELDS = recordFields<Booking>()({
   organizationId: field.hidden(field.value),
   scheduleId: field.value,
   eventTypeId: field.value,
+  seriesId: field.value,
   startTime: field.instant,
   endTime: field.instant,
   timezone: field.value,
@@ -93,6 +96,7 @@ type GovernedBookingField =
   | 'organizationId'
   | 'scheduleId'
   | 'eventTypeId'
+  | 'seriesId'
   | 'status'
   | 'startTime'
   | 'endTime'
@@ -139,6 +143,8 @@ export type NewBookingInput = { [K in keyof BookingDetails]?: BookingDetails[K] 
   id: string;
   organizationId: string;
   scheduleId: string;
+  /** The series it belongs to, when it is an occurrence of one. */
+  seriesId?: string | null;
   startTime: Date;
   endTime: Date;
   attendee: AttendeeInput;
@@ -160,6 +166,7 @@ export function newBooking(input: NewBookingInput, now: Date): Booking {
     organizationId: input.organizationId,
     scheduleId: input.scheduleId,
     eventTypeId: eventType?.id ?? null,
+    seriesId: input.seriesId ?? null,
     startTime: input.startTime,
     endTime: input.endTime,
     timezone: input.timezone ?? input.schedule.timezone,
@@ -188,6 +195,7 @@ export function newBooking(input: NewBookingInput, now: Date): Booking {
 export interface BookingListFilter {
   scheduleId?: string;
   eventTypeId?: string;
+  seriesId?: string;
   status?: BookingStatus;
   /** start_time >= each of these (start_date, upcoming). */
   startsAtOrAfter?: Date[];

@@ -1,5 +1,6 @@
 import { DomainError } from '@almanac/shared/domain';
 import type { BlockingRecord } from './blocked-time';
+import { CandidateConflict, conflictMember } from './booking-candidates';
 import type { SlotUnavailableReason } from './slots';
 
 /**
@@ -84,6 +85,21 @@ export function reservationConflict(holder: BlockingRecord | null): SlotUnavaila
   return new SlotUnavailableError(REASON_OF_KIND[holder?.kind ?? 'booking'], holder ?? undefined);
 }
 
+/**
+ * 409 `recurrence_conflict`: occurrences of a series break a rule, so nothing was created. `conflicts`
+ * names every one of them (not only the first), each with its reason.
+ */
+export class RecurrenceConflictError extends DomainError {
+  constructor(readonly conflicts: readonly CandidateConflict[]) {
+    super(
+      'recurrence_conflict',
+      `${conflicts.length} occurrence(s) of the series cannot be booked; none was created.`,
+      undefined,
+      { conflicts: conflicts.map(conflictMember) },
+    );
+  }
+}
+
 /** Scheduling's own error codes and their HTTP statuses (registered by SchedulingModule). */
 export const SCHEDULING_ERROR_CODES = {
   booking_overlap: 409,
@@ -92,4 +108,5 @@ export const SCHEDULING_ERROR_CODES = {
   notice_period_passed: 409,
   reservation_expired: 409,
   reservation_mismatch: 409,
+  recurrence_conflict: 409,
 } as const;

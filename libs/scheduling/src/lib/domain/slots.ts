@@ -7,7 +7,7 @@ import {
   openMinutesOf,
   openMinutesOnWeekday,
   WEEKDAYS,
-  windowsBetween,
+  ScheduleCalendar,
   ZoneOffsets,
 } from './availability';
 import { LIMIT_REASONS, type LimitReason } from './booking-limits';
@@ -376,6 +376,8 @@ export interface FitQuery {
   readonly start: number;
   readonly end: number;
   readonly now: number;
+  /** The schedule's calendar over a span holding the time, when the caller checks many times. */
+  readonly calendar?: ScheduleCalendar;
 }
 
 /**
@@ -386,12 +388,11 @@ export interface FitQuery {
  */
 export function bookingMisfit(q: FitQuery): 'minimum_notice' | 'booking_window' | 'outside_availability' | null {
   if (!hasAvailability(q.availability)) return null;
+  // When several rules refuse a time, the one named is the first of notice, window of days, availability.
   if (q.start < q.now + q.rules.minimumNotice * MINUTE) return 'minimum_notice';
   if (q.rules.bookingWindowDays !== null && q.start >= q.now + q.rules.bookingWindowDays * DAY) return 'booking_window';
-  const inside = windowsBetween(q.availability, q.start, q.end, q.scheduleTimeZone).some(
-    ({ span }) => span.start <= q.start && q.end <= span.end,
-  );
-  if (!inside) return 'outside_availability';
+  const calendar = q.calendar ?? new ScheduleCalendar(q.availability, q.scheduleTimeZone, q.start, q.end);
+  if (!calendar.insideOneWindow(q.start, q.end)) return 'outside_availability';
   return null;
 }
 
@@ -413,8 +414,9 @@ export function slotVerdict(
   if (rejected) return rejected.busyIndex === undefined ? { reason: rejected.reason } : { reason: rejected.reason, busyIndex: rejected.busyIndex };
   if (start < q.now + q.rules.minimumNotice * MINUTE) return { reason: 'minimum_notice' };
   if (q.rules.bookingWindowDays !== null && start >= q.now + q.rules.bookingWindowDays * DAY) return { reason: 'booking_window' };
-  const inWindow = windowsBetween(effectiveAvailability(q.availability), start, start + 1, q.scheduleTimeZone).some(
-    ({ span }) => span.start <= start && start < span.end,
+  const inWindow = new ScheduleCalendar(effectiveAvailability(q.availability), q.scheduleTimeZone, start, start + 1).insideOneWindow(
+    start,
+    start + 1,
   );
   return { reason: inWindow ? 'not_a_slot' : 'outside_availability' };
 }

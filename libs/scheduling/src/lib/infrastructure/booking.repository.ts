@@ -9,14 +9,17 @@ import { SCHEDULE_TABLE } from './schedule.table';
 import { BOOKING_TABLE } from './booking.table';
 import { likeLiteral, pageWithTotal, translateBookingWriteError } from './sql';
 
-type BookingRow = Record<string, unknown> & { total?: string };
+export type BookingRow = Record<string, unknown> & { total?: string };
 
-const BOOKING_COLUMNS = BOOKING_TABLE.select();
-const toBooking = (row: BookingRow): Booking => BOOKING_TABLE.fromRow(row);
+export const BOOKING_COLUMNS = BOOKING_TABLE.select();
+export const toBooking = (row: BookingRow): Booking => BOOKING_TABLE.fromRow(row);
 
-/** The insert, as a statement: `insert` runs it alone, or as the CTE before the outbox event's. */
-function bookingInsertQuery(b: Booking): SqlStatement {
-  const insert = BOOKING_TABLE.insert(b);
+/**
+ * The insert of one or more bookings, as a statement with placeholders from `$firstParam` on:
+ * `insert` runs it alone or as the CTE before the outbox event's, a series as one of its CTEs.
+ */
+export function bookingsInsertQuery(bookings: readonly Booking[], firstParam = 1): SqlStatement {
+  const insert = BOOKING_TABLE.insertMany(bookings, firstParam);
   return { text: `${insert.text} RETURNING ${BOOKING_COLUMNS}`, values: insert.values };
 }
 
@@ -39,7 +42,7 @@ export class BookingRepository {
    */
   async insert(b: Booking, announce?: DomainEvent): Promise<Booking> {
     try {
-      let query = bookingInsertQuery(b);
+      let query = bookingsInsertQuery([b]);
       if (announce) {
         const event = this.outbox.statement([announce], query.values.length + 1);
         query = {
@@ -119,6 +122,7 @@ export class BookingRepository {
     const where = [`organization_id = ${p.add(organizationId)}`];
     if (filter.scheduleId) where.push(`schedule_id = ${p.add(filter.scheduleId)}`);
     if (filter.eventTypeId) where.push(`event_type_id = ${p.add(filter.eventTypeId)}`);
+    if (filter.seriesId) where.push(`series_id = ${p.add(filter.seriesId)}`);
     if (filter.status) where.push(`status = ${p.add(filter.status)}`);
     for (const from of filter.startsAtOrAfter ?? []) where.push(`start_time >= ${p.add(from)}`);
     if (filter.startsBefore) where.push(`start_time < ${p.add(filter.startsBefore)}`);
@@ -197,6 +201,29 @@ export class BookingRepository {
       `SELECT pg_advisory_xact_lock(hashtextextended(name, 0)) FROM unnest($1::text[]) WITH ORDINALITY AS k(name, n) ORDER BY n`,
       [names],
     );
+  }
+
+  /**
+   * For each span (a candidate's blocked time), whether it overlaps the blocked time of a
+   * PENDING/CONFIRMED booking of the schedule: one statement, one probe of the exclusion
+   * constraint's index per span.
+   */
+  async overlapsBookings(
+    organizationId: string,
+    scheduleId: string,
+    spans: readonly { from: Date; to: Date }[],
+  ): Promise<boolean[]> {
+    const rows = await this.db.rows<{ taken: boolean }>(
+      `SELECT EXISTS (
+           SELECT 1 FROM bookings
+            WHERE organization_id = $1 AND schedule_id = $2 AND status IN ('PENDING', 'CONFIRMED')
+              AND booking_blocked_time(start_time, end_time, buffer_before, buffer_after) && tstzrange(c.span_from, c.span_to, '[)')
+         ) AS taken
+       FROM unnest($3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS c(span_from, span_to, n)
+       ORDER BY c.n`,
+      [organizationId, scheduleId, spans.map((s) => s.from), spans.map((s) => s.to)],
+    );
+    return rows.map((row) => row.taken);
   }
 
   /**

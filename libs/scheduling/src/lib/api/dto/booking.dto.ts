@@ -21,11 +21,14 @@ import {
   IsDefined,
   IsEmail,
   IsIn,
+  IsInt,
   IsObject,
   IsOptional,
   IsString,
   IsUUID,
+  Max,
   MaxLength,
+  Min,
   MinLength,
   ValidateIf,
   ValidateNested,
@@ -34,7 +37,16 @@ import { CANCELLED_BY, type CancelledBy } from '../../domain/booking';
 import type { BookingMetadata } from '../../domain/booking-metadata';
 import { MANAGE_TOKEN_PATTERN, MAX_CANCELLATION_REASON } from '../../domain/booking-self-service';
 import { BOOKING_STATUSES, BookingStatus } from '../../domain/booking-status';
+import { CANDIDATE_REASON_ORDER, CandidateConflictReason } from '../../domain/booking-candidates';
 import { LOCATION_TYPES, LocationType } from '../../domain/location-type';
+import {
+  MAX_RECURRENCE_COUNT,
+  MAX_RECURRENCE_INTERVAL,
+  MIN_RECURRENCE_COUNT,
+  MIN_RECURRENCE_INTERVAL,
+  RECURRENCE_FREQUENCIES,
+  RecurrenceFrequency,
+} from '../../domain/recurrence';
 import { IsAfterField, IsBookingMetadata, NotBlank } from './validators';
 
 const METADATA_DOC = {
@@ -103,7 +115,46 @@ export class AttendeeInput {
   readonly notes?: string | null;
 }
 
-/** The body of a create; the fields a PATCH shares are written here once, for both. */
+export class RecurrenceInput {
+  @ApiProperty({
+    enum: RECURRENCE_FREQUENCIES,
+    description:
+      "daily, weekly or monthly; each occurrence starts at the first one's wall-clock time in the booking's timezone. A monthly series repeats the first's day of month, which must be 1–28 (else 400 naming start_time)",
+  })
+  @IsIn(RECURRENCE_FREQUENCIES)
+  readonly frequency!: RecurrenceFrequency;
+
+  @ApiPropertyOptional({
+    type: 'integer',
+    minimum: MIN_RECURRENCE_INTERVAL,
+    maximum: MAX_RECURRENCE_INTERVAL,
+    example: 1,
+    description: 'Every interval days, weeks or months; default 1',
+  })
+  @OptionalNotNull()
+  @IsInt()
+  @Min(MIN_RECURRENCE_INTERVAL)
+  @Max(MAX_RECURRENCE_INTERVAL)
+  readonly interval?: number;
+
+  @ApiProperty({
+    type: 'integer',
+    minimum: MIN_RECURRENCE_COUNT,
+    maximum: MAX_RECURRENCE_COUNT,
+    example: 10,
+    description: 'How many occurrences, the first included',
+  })
+  @IsInt()
+  @Min(MIN_RECURRENCE_COUNT)
+  @Max(MAX_RECURRENCE_COUNT)
+  readonly count!: number;
+}
+
+/**
+ * The body of a create; the fields a PATCH shares are written here once, for both. With `recurrence`
+ * it makes a series of bookings (each occurrence as long as the first).
+ */
+@ApiBodyRules({ dependentRequired: { on_conflict: ['recurrence'] } })
 export class CreateBookingDto {
   @ApiProperty({
     format: 'uuid',
@@ -221,6 +272,26 @@ export class CreateBookingDto {
   @IsOptional()
   @IsString()
   readonly reservation_id?: string | null;
+
+  @ApiPropertyOptional({
+    type: RecurrenceInput,
+    description:
+      'Makes a recurring series: start_time and end_time are the first occurrence. Every occurrence must meet every rule a single booking meets; one that does not fails the whole series (409 recurrence_conflict naming all that do not), unless on_conflict is skip. The answer is then the series (series_id, recurrence, bookings, skipped), not a single booking.',
+  })
+  @OptionalNotNull()
+  @IsObject()
+  @ValidateNested()
+  @Type(() => RecurrenceInput)
+  readonly recurrence?: RecurrenceInput;
+
+  @ApiPropertyOptional({
+    enum: ['skip'],
+    description:
+      'With recurrence only: create the occurrences that fit and list the others in skipped (409 recurrence_conflict when none fits). Absent: all or nothing',
+  })
+  @OptionalNotNull()
+  @IsIn(['skip'])
+  readonly on_conflict?: 'skip';
 }
 
 /** Any attendee field; name and e-mail cannot be cleared, the others can (null). */
@@ -267,6 +338,11 @@ export class BookingListQuery extends PageQuery {
   @IsOptional()
   @IsUUID('all')
   readonly event_type_id?: string;
+
+  @ApiPropertyOptional({ format: 'uuid', description: 'Only the occurrences of this recurring series' })
+  @IsOptional()
+  @IsUUID('all')
+  readonly series_id?: string;
 
   @ApiPropertyOptional({ enum: BOOKING_STATUSES })
   @IsOptional()
@@ -321,6 +397,13 @@ export class BookingResponse {
     description: 'null when none, or when the event type was deleted',
   })
   readonly event_type_id!: string | null;
+  @ApiProperty({
+    type: String,
+    format: 'uuid',
+    nullable: true,
+    description: 'The recurring series this booking is an occurrence of (GET /api/v1/booking-series/{id}); null for a single booking',
+  })
+  readonly series_id!: string | null;
   @ApiProperty({ format: 'date-time', example: '2026-11-21T09:00:00.000Z' })
   readonly start_time!: string;
   @ApiProperty({ format: 'date-time', example: '2026-11-21T09:30:00.000Z' })
@@ -411,4 +494,67 @@ export class ManageTokenResponse {
 export class CancelledBookingResponse extends BookingResponse {
   @ApiProperty({ example: true, enum: [true] })
   readonly cancelled!: boolean;
+}
+
+export class RecurrenceResponse {
+  @ApiProperty({ enum: RECURRENCE_FREQUENCIES })
+  readonly frequency!: RecurrenceFrequency;
+  @ApiProperty({ type: 'integer', minimum: MIN_RECURRENCE_INTERVAL, maximum: MAX_RECURRENCE_INTERVAL, example: 1 })
+  readonly interval!: number;
+  @ApiProperty({ type: 'integer', minimum: MIN_RECURRENCE_COUNT, maximum: MAX_RECURRENCE_COUNT, example: 10 })
+  readonly count!: number;
+}
+
+/** An occurrence of a series that was not created, and why. */
+export class OccurrenceConflict {
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'Its place in the series, 0 for the first' })
+  readonly index!: number;
+  @ApiProperty({ format: 'date-time' })
+  readonly start_time!: string;
+  @ApiProperty({ format: 'date-time' })
+  readonly end_time!: string;
+  @ApiProperty({
+    enum: CANDIDATE_REASON_ORDER,
+    description:
+      'booking_overlap (its blocked time, buffers included, overlaps a PENDING or CONFIRMED booking, or an earlier occurrence of the series), or a slot_unavailable reason; when several apply, the first of this list',
+  })
+  readonly reason!: CandidateConflictReason;
+}
+
+/** The answer to a create with `recurrence`. */
+export class CreatedBookingSeriesResponse {
+  @ApiProperty({ format: 'uuid' })
+  readonly series_id!: string;
+  @ApiProperty({ type: RecurrenceResponse, description: 'The recurrence, its defaults filled in' })
+  readonly recurrence!: RecurrenceResponse;
+  @ApiProperty({ type: [CreatedBookingResponse], description: 'The occurrences created, by start, each with its manage token (shown only here)' })
+  readonly bookings!: CreatedBookingResponse[];
+  @ApiProperty({ type: [OccurrenceConflict], description: 'The occurrences left out (on_conflict: skip); [] otherwise' })
+  readonly skipped!: OccurrenceConflict[];
+}
+
+export class BookingSeriesResponse {
+  @ApiProperty({ format: 'uuid' })
+  readonly id!: string;
+  @ApiProperty({ type: RecurrenceResponse })
+  readonly recurrence!: RecurrenceResponse;
+  @ApiProperty({ type: [BookingResponse], description: 'Every occurrence, whatever its status, by start' })
+  readonly bookings!: BookingResponse[];
+}
+
+export class CancelledBookingSeriesResponse {
+  @ApiProperty({ format: 'uuid' })
+  readonly id!: string;
+  @ApiProperty({ type: 'integer', minimum: 0, description: 'How many occurrences this request cancelled' })
+  readonly cancelled!: number;
+}
+
+export class CancelBookingSeriesQuery {
+  @ApiPropertyOptional({
+    format: 'uuid',
+    description: 'An occurrence of the series: cancel it and the later ones (else every PENDING or CONFIRMED one)',
+  })
+  @IsOptional()
+  @IsUUID('all')
+  readonly from?: string;
 }

@@ -10,3 +10,4 @@ export { SchedulingBlockedTimes1764400000000 } from './1764400000000-blocked-tim
 export { SchedulingEventsHoldTime1764400000300 } from './1764400000300-events-hold-time';
 export { SchedulingBookingSelfService1764400000500 } from './1764400000500-booking-self-service';
 export { SchedulingBookingLimits1764400000700 } from './1764400000700-booking-limits';
+export { BookingSeries1764400002100 } from './1764400002100-booking-series';
