@@ -50,6 +50,32 @@ export class BlockedTimeRepository {
   }
 
   /**
+   * For each span (a candidate's blocked time), which kinds of record hold part of it on the
+   * schedule at `now` (reservations expired by then hold nothing): one statement, one probe of the
+   * exclusion constraint's index per span, in the spans' order.
+   */
+  async kindsHolding(
+    organizationId: string,
+    scheduleId: string,
+    spans: readonly { from: Date; to: Date }[],
+    now: Date,
+  ): Promise<Record<BlockKind, boolean>[]> {
+    if (spans.length === 0) return [];
+    const rows = await this.db.rows<Record<BlockKind, boolean>>(
+      `SELECT coalesce(bool_or(b.kind = 'booking'), false) AS booking,
+              coalesce(bool_or(b.kind = 'reservation'), false) AS reservation,
+              coalesce(bool_or(b.kind = 'event'), false) AS event
+         FROM unnest($3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS c(span_from, span_to, n)
+         LEFT JOIN schedule_blocked_times b
+           ON b.organization_id = $1 AND b.schedule_id = $2 AND b.during && tstzrange(c.span_from, c.span_to, '[)')
+          AND (b.expires_at IS NULL OR b.expires_at > $5)
+        GROUP BY c.n ORDER BY c.n`,
+      [organizationId, scheduleId, spans.map((s) => s.from), spans.map((s) => s.to), now],
+    );
+    return rows.map((r) => ({ booking: r.booking, reservation: r.reservation, event: r.event }));
+  }
+
+  /**
    * What holds time of the schedule reaching into `[from, to)` at `now`: reservations and events
    * always, bookings too with `withBookings` (slots read bookings' times from bookings' own index,
    * and need them here only to name them). One row of JSON arrays, as slots read bookings.

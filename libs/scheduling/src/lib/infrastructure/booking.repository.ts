@@ -204,29 +204,6 @@ export class BookingRepository {
   }
 
   /**
-   * For each span (a candidate's blocked time), whether it overlaps the blocked time of a
-   * PENDING/CONFIRMED booking of the schedule: one statement, one probe of the exclusion
-   * constraint's index per span.
-   */
-  async overlapsBookings(
-    organizationId: string,
-    scheduleId: string,
-    spans: readonly { from: Date; to: Date }[],
-  ): Promise<boolean[]> {
-    const rows = await this.db.rows<{ taken: boolean }>(
-      `SELECT EXISTS (
-           SELECT 1 FROM bookings
-            WHERE organization_id = $1 AND schedule_id = $2 AND status IN ('PENDING', 'CONFIRMED')
-              AND booking_blocked_time(start_time, end_time, buffer_before, buffer_after) && tstzrange(c.span_from, c.span_to, '[)')
-         ) AS taken
-       FROM unnest($3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS c(span_from, span_to, n)
-       ORDER BY c.n`,
-      [organizationId, scheduleId, spans.map((s) => s.from), spans.map((s) => s.to)],
-    );
-    return rows.map((row) => row.taken);
-  }
-
-  /**
    * What each span of time holds, by the starts of what limits count (the schedule's PENDING and
    * CONFIRMED bookings, other than `exceptIds`): how many and how many minutes (durations, without
    * buffers) in all, and of them those of the event type. One statement whatever the spans: each

@@ -516,7 +516,7 @@ export class OccurrenceConflict {
   @ApiProperty({
     enum: CANDIDATE_REASON_ORDER,
     description:
-      'booking_overlap (its blocked time, buffers included, overlaps a PENDING or CONFIRMED booking, or an earlier occurrence of the series), or a slot_unavailable reason; when several apply, the first of this list',
+      'booking_overlap (its blocked time, buffers included, overlaps a PENDING or CONFIRMED booking, or an earlier occurrence of the series), reserved (an unexpired reservation holds part of it), event (a published event of the schedule does), or another slot_unavailable reason; when several apply, the first of this list',
   })
   readonly reason!: CandidateConflictReason;
 }
