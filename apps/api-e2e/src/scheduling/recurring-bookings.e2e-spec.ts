@@ -587,6 +587,48 @@ describe('recurring bookings (e2e)', () => {
       expect(overlaps).toEqual([]);
     });
 
+    it('series and reservations of their times sent together: never a 5xx, and nothing of one schedule overlaps afterwards', async () => {
+      const scheduleId = await createSchedule(t, a, { timezone: 'UTC', availability: WEEKDAYS_9_TO_5 });
+      const eventTypeId = await createEventType(t, a, { duration: 60 });
+      // Four weekly series at 10:00 from Tuesday 2027-03-02 and a reservation of each of their times,
+      // interleaved so that some reservations land between a series' check and its insert.
+      const seriesRequest = () =>
+        series(scheduleId, {
+          event_type_id: eventTypeId,
+          start_time: '2027-03-02T10:00:00Z',
+          end_time: '2027-03-02T11:00:00Z',
+          recurrence: { frequency: 'weekly', count: 6 },
+        });
+      const reservationRequest = (week: number) =>
+        t.api
+          .post('/api/v1/slots/reservations')
+          .set(a.auth)
+          .send({ schedule_id: scheduleId, event_type_id: eventTypeId, start_time: new Date(Date.UTC(2027, 2, 2 + 7 * week, 10)).toISOString() });
+      const kinds = ['series', 'reservation', 'series', 'reservation', 'reservation', 'series', 'reservation', 'reservation', 'series', 'reservation'];
+      let week = 0;
+      const answers = await Promise.all(kinds.map((kind) => (kind === 'series' ? seriesRequest() : reservationRequest(week++))));
+      expect(answers.map((r) => r.status).filter((status) => status !== 201 && status !== 409)).toEqual([]);
+      const seriesAnswers = answers.filter((_, i) => kinds[i] === 'series');
+      const seriesWon = seriesAnswers.filter((r) => r.status === 201);
+      const reservationsWon = answers.filter((r, i) => kinds[i] === 'reservation' && r.status === 201);
+      for (const r of seriesAnswers.filter((r) => r.status === 409)) expect(r.body.code).toMatch(/^(recurrence_conflict|booking_overlap)$/);
+      // At most one series, all of it, and then no reservation (they are of its times).
+      expect(seriesWon.length).toBeLessThanOrEqual(1);
+      if (seriesWon.length === 1) expect(reservationsWon).toHaveLength(0);
+      const held = await t.query<{ kind: string; n: number }>(
+        'SELECT kind, count(*)::int AS n FROM schedule_blocked_times WHERE schedule_id = $1 GROUP BY kind ORDER BY kind',
+        [scheduleId],
+      );
+      expect(held).toEqual(seriesWon.length === 1 ? [{ kind: 'booking', n: 6 }] : [{ kind: 'reservation', n: reservationsWon.length }]);
+      const overlaps = await t.query(
+        `SELECT 1 FROM schedule_blocked_times x JOIN schedule_blocked_times y
+            ON x.schedule_id = y.schedule_id AND (x.kind, x.source_id) < (y.kind, y.source_id) AND x.during && y.during
+          WHERE x.schedule_id = $1`,
+        [scheduleId],
+      );
+      expect(overlaps).toEqual([]);
+    });
+
     it('series racing for the last place of a daily limit: one wins', async () => {
       const scheduleId = await createSchedule(t, a, { availability: WEEKDAYS_9_TO_5 });
       const eventTypeId = await createEventType(t, a, { duration: 30, max_bookings_per_day: 1 });
