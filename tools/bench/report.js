@@ -6,7 +6,7 @@
 const fs = require('node:fs');
 const path = require('node:path');
 
-const TARGETS = { read: 0.6, write: 0.5, p99Ms: 50, searchP95Ms: 20, slotsP95Ms: 20, rssMb: 300 };
+const TARGETS = { read: 0.6, write: 0.5, p99Ms: 50, searchP95Ms: 20, slotsP95Ms: 20, slotsExplainP95Ms: 30, rssMb: 300 };
 const MB = 1024 * 1024;
 
 const fmt = {
@@ -67,6 +67,11 @@ function table(summary) {
     ...(summary.slotsLatency
       ? [
           `slots latency (62 days, 5,000 bookings), one client: API p95 ${fmt.ms(summary.slotsLatency.api.p95)} ms, floor p95 ${fmt.ms(summary.slotsLatency.floor.p95)} ms (target < ${TARGETS.slotsP95Ms} ms)`,
+        ]
+      : []),
+    ...(summary.slotsExplainLatency
+      ? [
+          `slots with explain=true, one client: API p95 ${fmt.ms(summary.slotsExplainLatency.api.p95)} ms, floor p95 ${fmt.ms(summary.slotsExplainLatency.floor.p95)} ms (target < ${TARGETS.slotsExplainP95Ms} ms)`,
         ]
       : []),
   ].join('\n');
@@ -201,6 +206,17 @@ function markdown(summary, findings) {
   if (slotsLatency)
     lines.push(
       `| slots (62 days, 5,000 bookings) p95 < ${TARGETS.slotsP95Ms} ms, one client | ${fmt.ms(slotsLatency.api.p95)} ms (floor ${fmt.ms(slotsLatency.floor.p95)} ms) | ${mark(slotsLatency.api.p95 < TARGETS.slotsP95Ms)} |`,
+    );
+  const explainLatency = summary.slotsExplainLatency;
+  if (explainLatency)
+    lines.push(
+      `| slots with explain=true (62 days, 5,000 bookings) p95 < ${TARGETS.slotsExplainP95Ms} ms, one client | ${fmt.ms(explainLatency.api.p95)} ms (floor ${fmt.ms(explainLatency.floor.p95)} ms) | ${mark(explainLatency.api.p95 < TARGETS.slotsExplainP95Ms)} |`,
+    );
+  const reservation = summary.results.find((r) => r.scenario.id === 'reservation-create');
+  const bookingCreate = summary.results.find((r) => r.scenario.id === 'booking-create');
+  if (reservation && bookingCreate)
+    lines.push(
+      `| reservation create p95 under booking create's, at ${options.connections} connections | ${fmt.ms(reservation.api.p95)} ms (booking create ${fmt.ms(bookingCreate.api.p95)} ms) | ${mark(reservation.api.p95 < bookingCreate.api.p95)} |`,
     );
   lines.push(
     `| API resident set < ${TARGETS.rssMb} MB | peak ${fmt.mb(summary.rss.apiPeak)} (floor ${fmt.mb(summary.rss.floorPeak)}) | ${mark(rssOk)} |`,

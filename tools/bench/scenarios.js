@@ -5,6 +5,10 @@
 const SLOT_MINUTES = 30;
 /** Bookings made under load start here, far past every seeded booking. */
 const FIRST_BENCH_SLOT = Date.parse('2031-01-06T00:00:00.000Z');
+/** Reservations made under load start here, on a schedule and event type of their own. */
+const FIRST_RESERVATION_SLOT = Date.parse('2061-01-03T00:00:00.000Z');
+const RESERVATION_SCHEDULE = '01930000-0000-7000-8000-00000000be01';
+const RESERVATION_EVENT_TYPE = '01930000-0000-7000-8000-00000000be02';
 
 /**
  * Searches of every kind: common words (in most posts), rarer ones, two-word queries, a prefix
@@ -39,6 +43,7 @@ function buildScenarios(fixtures, db) {
   const json = { ...auth, 'content-type': 'application/json' };
   // A distinct run number for every run of a write scenario (warm-ups and the parity check included).
   let postRun = 0;
+  let reservationRun = 0;
   let registrationRun = 0;
 
   return [
@@ -84,6 +89,66 @@ function buildScenarios(fixtures, db) {
             method: 'GET',
             headers: auth,
             path: `/api/v1/slots?event_type_id=${eventTypeId}&schedule_id=${scheduleId}&start=${encodeURIComponent(start)}&end=${encodeURIComponent(end)}`,
+          },
+        ];
+      },
+    },
+    {
+      id: 'slots-explain',
+      label: 'GET /api/v1/slots?explain=true (62 days, 5,000 bookings)',
+      kind: 'read',
+      note: 'the slots case, listing every candidate not offered with its reason and the booking holding it',
+      requests() {
+        const { scheduleId, eventTypeId, start, end } = fixtures.slots;
+        return [
+          {
+            method: 'GET',
+            headers: auth,
+            path: `/api/v1/slots?event_type_id=${eventTypeId}&schedule_id=${scheduleId}&start=${encodeURIComponent(start)}&end=${encodeURIComponent(end)}&explain=true`,
+          },
+        ];
+      },
+    },
+    {
+      id: 'reservation-create',
+      label: 'POST /api/v1/slots/reservations',
+      kind: 'write',
+      note: 'each request holds a new 30-minute slot (a UTC schedule open around the clock); each run far from the others',
+      async prepare() {
+        const { organizationId } = fixtures;
+        const now = new Date();
+        await db.query(
+          `INSERT INTO schedules (id, organization_id, name, timezone, created_at, updated_at)
+           VALUES ($1, $2, 'Reservations bench', 'UTC', $3, $3) ON CONFLICT DO NOTHING`,
+          [RESERVATION_SCHEDULE, organizationId, now],
+        );
+        await db.query(
+          `INSERT INTO event_types (id, organization_id, title, slug, duration, created_at, updated_at)
+           VALUES ($1, $2, 'Reservations bench call', 'reservations-bench-call', 30, $3, $3) ON CONFLICT DO NOTHING`,
+          [RESERVATION_EVENT_TYPE, organizationId, now],
+        );
+      },
+      requests() {
+        const run = reservationRun++;
+        const base = FIRST_RESERVATION_SLOT + run * 3 * 365 * 24 * 3600_000;
+        let i = 0;
+        return [
+          {
+            method: 'POST',
+            path: '/api/v1/slots/reservations',
+            headers: json,
+            setupRequest: (req) => {
+              const start = base + i++ * SLOT_MINUTES * 60_000;
+              return {
+                ...req,
+                body: JSON.stringify({
+                  event_type_id: RESERVATION_EVENT_TYPE,
+                  schedule_id: RESERVATION_SCHEDULE,
+                  start_time: new Date(start).toISOString(),
+                  ttl_minutes: 10,
+                }),
+              };
+            },
           },
         ];
       },

@@ -22,6 +22,13 @@ SELECT create_distributed_table('schedules', 'organization_id');
 SELECT create_distributed_table('event_types', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('booking_series', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('bookings', 'organization_id', colocate_with => 'schedules');
+-- Every holder of a schedule's time (bookings, reservations, published events) under one exclusion
+-- constraint. Triggers on bookings, slot_reservations and events keep it in step; each writes rows of
+-- the same organization (co-located shards), and they need citus.enable_unsafe_triggers = on.
+SELECT create_distributed_function('hold_schedule_time(uuid, uuid, text, uuid, tstzrange, timestamptz, timestamptz)');
+SELECT create_distributed_function('release_schedule_time(uuid, text, uuid)');
+SELECT create_distributed_table('schedule_blocked_times', 'organization_id', colocate_with => 'schedules');
+SELECT create_distributed_table('slot_reservations', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('calendar_feeds', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('calendar_integrations', 'organization_id', colocate_with => 'schedules');
 SELECT create_distributed_table('calendar_syncs', 'organization_id', colocate_with => 'schedules');

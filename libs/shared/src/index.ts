@@ -39,5 +39,6 @@ export * from './audit/audit-log';
 export { SharedAuditLog1764300000100 } from './audit/audit-log.migration';
 export * from './runtime/turns';
 export * from './runtime/rendered-cache';
+export * from './runtime/background-sweep';
 export * from './api/redacted-url';
 export * from './api/public-api';

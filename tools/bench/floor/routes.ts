@@ -3,6 +3,7 @@ import type { IfMatchHeader } from '@almanac/shared';
 import type { ApiPrincipal } from '@almanac/identity';
 import type { Response } from 'express';
 import { BookingsController } from '../../../libs/scheduling/src/lib/api/bookings.controller';
+import { ReservationsController } from '../../../libs/scheduling/src/lib/api/reservations.controller';
 import { SlotsController } from '../../../libs/scheduling/src/lib/api/slots.controller';
 import { EventsController } from '../../../libs/events/src/lib/api/events.controller';
 import { RegistrationsController } from '../../../libs/events/src/lib/api/registrations.controller';
@@ -42,6 +43,7 @@ export interface FloorRoute {
 export function floorRoutes(app: INestApplication): FloorRoute[] {
   const bookings = app.get(BookingsController);
   const slots = app.get(SlotsController);
+  const reservations = app.get(ReservationsController);
   const events = app.get(EventsController);
   const registrations = app.get(RegistrationsController);
   const posts = app.get(PostsController);
@@ -56,6 +58,7 @@ export function floorRoutes(app: INestApplication): FloorRoute[] {
       call: (r) => bookings.update(r.principal, r.params['id']!, r.body, r.ifMatch),
     },
     { method: 'GET', path: '/api/v1/slots', call: (r) => slots.list(r.principal, r.query) },
+    { method: 'POST', path: '/api/v1/slots/reservations', call: (r) => reservations.create(r.principal, r.body, r.response) },
     { method: 'GET', path: '/api/v1/events', call: (r) => events.list(r.principal, r.query) },
     {
       method: 'POST',

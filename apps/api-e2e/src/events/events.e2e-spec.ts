@@ -43,6 +43,7 @@ describe('events (e2e)', () => {
         slots: null,
         status: 'draft',
         site_id: null,
+        schedule_id: null,
         waitlist_enabled: false,
         created_at: '2026-11-21T10:00:00.000Z',
         updated_at: '2026-11-21T10:00:00.000Z',
@@ -367,7 +368,7 @@ describe('events list (e2e)', () => {
       expect(event).not.toHaveProperty('slots_remaining');
       expect(event).not.toHaveProperty('waitlist_count');
       expect(Object.keys(event).sort()).toEqual(
-        ['cost', 'created_at', 'description', 'end_time', 'id', 'location', 'site_id', 'slots', 'start_date', 'start_time', 'status', 'timezone', 'title', 'updated_at', 'waitlist_enabled'],
+        ['cost', 'created_at', 'description', 'end_time', 'id', 'location', 'schedule_id', 'site_id', 'slots', 'start_date', 'start_time', 'status', 'timezone', 'title', 'updated_at', 'waitlist_enabled'],
       );
     }
   });

@@ -14,6 +14,8 @@ export interface Records {
   /** A recurring series of two bookings. */
   seriesId: string;
   eventTypeId: string;
+  /** A reservation of a slot of the event type on the schedule (held 30 minutes). */
+  reservationId: string;
   eventId: string;
   registrationId: string;
   categoryId: string;
@@ -76,6 +78,13 @@ export async function createRecords(t: TestApp): Promise<Records> {
     .send({ schedule_id: scheduleId, event_type_id: eventTypeId, start_time: '2027-06-07T13:00:00Z', end_time: '2027-06-07T13:30:00Z', attendee: { name: 'Ada', email: 'ada@example.com' } })
     .expect(201);
   const manageToken = (managed.body as { data: { manage_token: string } }).data.manage_token;
+  const reservationId = id(
+    await t.api
+      .post('/api/v1/slots/reservations')
+      .set(auth)
+      .send({ event_type_id: eventTypeId, schedule_id: scheduleId, start_time: new Date(t.clock.now().getTime() + 3 * 86_400_000).toISOString().slice(0, 11) + '12:00:00Z', ttl_minutes: 30 })
+      .expect(201),
+  );
   const eventId = id(await t.api.post('/api/v1/events').set(auth).send({ title: 'Meetup', start_date: '2027-06-01', status: 'published', slots: 100 }).expect(201));
   const registrationId = id(await t.api.post(`/api/v1/events/${eventId}/registrations`).set(auth).send({ name: 'Grace', email: 'grace@example.com' }).expect(201));
   const categoryId = id(await t.api.post('/api/v1/posts/categories').set(auth).send({ name: `Category ${n}` }).expect(201));
@@ -89,7 +98,7 @@ export async function createRecords(t: TestApp): Promise<Records> {
   const revisionId = (await t.api.get(`/api/v1/posts/${postId}/revisions`).set(auth).expect(200)).body.data[0].id as string;
   const previewUrl = (await t.api.post(`/api/v1/posts/${postId}/preview-link`).set(auth).expect(201)).body.data.url as string;
   const previewToken = previewUrl.slice(previewUrl.lastIndexOf('/') + 1);
-  return { orgId: tenant.orgId, auth, cookie, scheduleId, bookingId, seriesId, eventTypeId, eventId, registrationId, categoryId, tagId, postId, webhookId, deliveryId, apiKeyId, revisionId, previewToken, manageToken };
+  return { orgId: tenant.orgId, auth, cookie, scheduleId, bookingId, seriesId, eventTypeId, reservationId, eventId, registrationId, categoryId, tagId, postId, webhookId, deliveryId, apiKeyId, revisionId, previewToken, manageToken };
 }
 
 const ID_BY_COLLECTION: Record<string, keyof Records> = {
@@ -103,6 +112,7 @@ const ID_BY_COLLECTION: Record<string, keyof Records> = {
   posts: 'postId',
   webhooks: 'webhookId',
   'api-keys': 'apiKeyId',
+  reservations: 'reservationId',
 };
 const ID_BY_NAME: Record<string, keyof Records> = {
   eventId: 'eventId',
@@ -158,6 +168,12 @@ export function validBody(operationId: string, records: Records): Record<string,
       attendee: { name: 'Ada', email: 'ada@example.com' },
     }),
     Bookings_update: () => ({ title: `Call ${n}` }),
+    // A slot of its own for each: every half hour of 2028-02 and after.
+    Reservations_create: () => ({
+      event_type_id: records.eventTypeId,
+      schedule_id: records.scheduleId,
+      start_time: new Date(Date.UTC(2028, 1, 1) + n * 1_800_000).toISOString(),
+    }),
     EventTypes_create: () => ({ title: `Type ${n}`, duration: 45 }),
     EventTypes_update: () => ({ duration: 60 }),
     Events_create: () => ({ title: `Event ${n}`, start_date: '2027-07-01' }),

@@ -18,11 +18,18 @@ describe('availability migration (e2e)', () => {
   });
   afterAll(async () => t.close());
 
+  /**
+   * Runs the availability migration one way, with the later ones that build on its columns (the
+   * blocked times, whose trigger reads the buffers, and what events hold) undone before it and redone after it.
+   */
   async function run(direction: 'up' | 'down'): Promise<void> {
-    const Migration = schedulingMigrations.find((m) => m.name === 'SchedulingAvailability1764150001500')!;
+    const names = ['SchedulingAvailability1764150001500', 'SchedulingBlockedTimes1764400000000', 'SchedulingEventsHoldTime1764400000300'];
     const runner = t.dataSource.createQueryRunner();
     try {
-      await (new Migration() as MigrationInterface)[direction](runner);
+      for (const name of direction === 'up' ? names : [...names].reverse()) {
+        const Migration = schedulingMigrations.find((m) => m.name === name)!;
+        await (new Migration() as MigrationInterface)[direction](runner);
+      }
     } finally {
       await runner.release();
     }
@@ -57,6 +64,9 @@ describe('availability migration (e2e)', () => {
       [made.body.data.id],
     );
     expect(row).toEqual({ buffer_before: 0, buffer_after: 0 });
+    // The blocked times start from the bookings there are.
+    const blocked = await t.query<{ kind: string; source_id: string }>('SELECT kind, source_id FROM schedule_blocked_times WHERE schedule_id = $1', [scheduleId]);
+    expect(blocked).toEqual([{ kind: 'booking', source_id: made.body.data.id }]);
     const got = await t.api.get(`/api/v1/bookings/${made.body.data.id}`).set(a.auth).expect(200);
     expect(got.body.data).toMatchObject({ buffer_before: 0, buffer_after: 0, start_time: '2027-01-11T10:00:00.000Z' });
 

@@ -354,6 +354,70 @@ describe('recurring bookings (e2e)', () => {
       expect(single.body).toMatchObject({ code: 'slot_unavailable', reason: 'weekly_limit' });
     });
 
+    /**
+     * A weekly series at 10:00 UTC from Tuesday 2027-03-02 on a schedule open on weekdays 09:00–17:00:
+     * its 3rd occurrence's time is held by an unexpired reservation, its 4th by a published event of
+     * the schedule, and its 5th by a reservation that expires before the series is sent.
+     */
+    async function heldTimeSetUp() {
+      const scheduleId = await createSchedule(t, a, { timezone: 'UTC', availability: WEEKDAYS_9_TO_5 });
+      const eventTypeId = await createEventType(t, a, { duration: 60 });
+      const reserve = (start: string, extra: Json = {}) =>
+        t.api
+          .post('/api/v1/slots/reservations')
+          .set(a.auth)
+          .send({ schedule_id: scheduleId, event_type_id: eventTypeId, start_time: start, ...extra })
+          .expect(201);
+      const expiring = (await reserve('2027-03-30T10:00:00Z', { ttl_minutes: 1 })).body.data as Json;
+      t.clock.set(expiring['expires_at'] as string);
+      const reservation = (await reserve('2027-03-16T10:00:00Z')).body.data as Json;
+      const event = (
+        await t.api
+          .post('/api/v1/events')
+          .set(a.auth)
+          .send({ title: 'Workshop', status: 'published', schedule_id: scheduleId, start_date: '2027-03-23', start_time: '09:30', end_time: '10:30', timezone: 'UTC' })
+          .expect(201)
+      ).body.data as Json;
+      const body = {
+        event_type_id: eventTypeId,
+        start_time: '2027-03-02T10:00:00Z',
+        end_time: '2027-03-02T11:00:00Z',
+        recurrence: { frequency: 'weekly', count: 5 },
+      };
+      return { scheduleId, body, reservationId: reservation['id'] as string, eventId: event['id'] as string };
+    }
+
+    it('sees the time unexpired reservations and published events hold: 409 recurrence_conflict names both, skip creates the rest', async () => {
+      const { scheduleId, body, reservationId, eventId } = await heldTimeSetUp();
+      const res = await series(scheduleId, body).expect(409);
+      expect(res.body).toMatchObject({ code: 'recurrence_conflict', status: 409 });
+      expect(res.body.conflicts).toEqual([
+        { index: 2, start_time: '2027-03-16T10:00:00.000Z', end_time: '2027-03-16T11:00:00.000Z', reason: 'reserved' },
+        { index: 3, start_time: '2027-03-23T10:00:00.000Z', end_time: '2027-03-23T11:00:00.000Z', reason: 'event' },
+      ]);
+      expect(await rowsOfSchedule(scheduleId)).toHaveLength(0);
+
+      const skipped = await series(scheduleId, { ...body, on_conflict: 'skip' }).expect(201);
+      expect(skipped.body.data.skipped.map((c: Json) => [c['index'], c['reason']])).toEqual([
+        [2, 'reserved'],
+        [3, 'event'],
+      ]);
+      // The expired reservation held nothing: the 5th occurrence took its time.
+      expect(skipped.body.data.bookings.map((b: Json) => b['start_time'])).toEqual([
+        '2027-03-02T10:00:00.000Z',
+        '2027-03-09T10:00:00.000Z',
+        '2027-03-30T10:00:00.000Z',
+      ]);
+      expect(await rowsOfSchedule(scheduleId)).toHaveLength(3);
+      const holders = await t.query<{ kind: string; source_id: string }>(
+        'SELECT kind, source_id FROM schedule_blocked_times WHERE schedule_id = $1 ORDER BY lower(during)',
+        [scheduleId],
+      );
+      expect(holders.map((h) => h.kind)).toEqual(['booking', 'booking', 'reservation', 'event', 'booking']);
+      expect(holders[2]!.source_id).toBe(reservationId);
+      expect(holders[3]!.source_id).toBe(eventId);
+    });
+
     it('refuses an unknown schedule or event type with 422 as a single booking', async () => {
       const scheduleId = await createSchedule(t, a);
       const res = await series(UNKNOWN_ID, { ...bookingBody(scheduleId), schedule_id: UNKNOWN_ID, recurrence: { frequency: 'daily', count: 2 } }).expect(422);
@@ -381,6 +445,8 @@ describe('recurring bookings (e2e)', () => {
       [{ recurrence: [] }, 'recurrence'],
       [{ recurrence: { frequency: 'daily', count: 3 }, on_conflict: 'fail' }, 'on_conflict'],
       [{ on_conflict: 'skip' }, 'on_conflict'],
+      // A reservation holds one slot: a series cannot consume it.
+      [{ recurrence: { frequency: 'daily', count: 3 }, reservation_id: UNKNOWN_ID }, 'reservation_id'],
       [{ start_time: '2027-03-29T10:00:00Z', end_time: '2027-03-29T11:00:00Z', recurrence: { frequency: 'monthly', count: 3 } }, 'start_time'],
       // The 28th at 23:30 UTC is the 29th in Tokyo, the booking's zone.
       [
@@ -516,6 +582,48 @@ describe('recurring bookings (e2e)', () => {
         `SELECT 1 FROM bookings x JOIN bookings y ON x.schedule_id = y.schedule_id AND x.id < y.id
           WHERE x.schedule_id = $1 AND x.status IN ('PENDING', 'CONFIRMED') AND y.status IN ('PENDING', 'CONFIRMED')
             AND tstzrange(x.start_time, x.end_time) && tstzrange(y.start_time, y.end_time)`,
+        [scheduleId],
+      );
+      expect(overlaps).toEqual([]);
+    });
+
+    it('series and reservations of their times sent together: never a 5xx, and nothing of one schedule overlaps afterwards', async () => {
+      const scheduleId = await createSchedule(t, a, { timezone: 'UTC', availability: WEEKDAYS_9_TO_5 });
+      const eventTypeId = await createEventType(t, a, { duration: 60 });
+      // Four weekly series at 10:00 from Tuesday 2027-03-02 and a reservation of each of their times,
+      // interleaved so that some reservations land between a series' check and its insert.
+      const seriesRequest = () =>
+        series(scheduleId, {
+          event_type_id: eventTypeId,
+          start_time: '2027-03-02T10:00:00Z',
+          end_time: '2027-03-02T11:00:00Z',
+          recurrence: { frequency: 'weekly', count: 6 },
+        });
+      const reservationRequest = (week: number) =>
+        t.api
+          .post('/api/v1/slots/reservations')
+          .set(a.auth)
+          .send({ schedule_id: scheduleId, event_type_id: eventTypeId, start_time: new Date(Date.UTC(2027, 2, 2 + 7 * week, 10)).toISOString() });
+      const kinds = ['series', 'reservation', 'series', 'reservation', 'reservation', 'series', 'reservation', 'reservation', 'series', 'reservation'];
+      let week = 0;
+      const answers = await Promise.all(kinds.map((kind) => (kind === 'series' ? seriesRequest() : reservationRequest(week++))));
+      expect(answers.map((r) => r.status).filter((status) => status !== 201 && status !== 409)).toEqual([]);
+      const seriesAnswers = answers.filter((_, i) => kinds[i] === 'series');
+      const seriesWon = seriesAnswers.filter((r) => r.status === 201);
+      const reservationsWon = answers.filter((r, i) => kinds[i] === 'reservation' && r.status === 201);
+      for (const r of seriesAnswers.filter((r) => r.status === 409)) expect(r.body.code).toMatch(/^(recurrence_conflict|booking_overlap)$/);
+      // At most one series, all of it, and then no reservation (they are of its times).
+      expect(seriesWon.length).toBeLessThanOrEqual(1);
+      if (seriesWon.length === 1) expect(reservationsWon).toHaveLength(0);
+      const held = await t.query<{ kind: string; n: number }>(
+        'SELECT kind, count(*)::int AS n FROM schedule_blocked_times WHERE schedule_id = $1 GROUP BY kind ORDER BY kind',
+        [scheduleId],
+      );
+      expect(held).toEqual(seriesWon.length === 1 ? [{ kind: 'booking', n: 6 }] : [{ kind: 'reservation', n: reservationsWon.length }]);
+      const overlaps = await t.query(
+        `SELECT 1 FROM schedule_blocked_times x JOIN schedule_blocked_times y
+            ON x.schedule_id = y.schedule_id AND (x.kind, x.source_id) < (y.kind, y.source_id) AND x.during && y.during
+          WHERE x.schedule_id = $1`,
         [scheduleId],
       );
       expect(overlaps).toEqual([]);

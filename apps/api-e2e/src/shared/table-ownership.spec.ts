@@ -6,6 +6,8 @@ import { contexts, LIBS, tsFiles } from '../support/source-files';
 const SHARED_READS: Record<string, string> = {
   user_directory: 'identity: authors by id, name only',
   outbox_events: 'shared: the outbox every context writes and webhooks reads',
+  schedule_events: "events: the published events on a schedule (a schedule's calendar feed lists them)",
+  schedule_holds: "scheduling: what holds a schedule's time (events list it when a published event would overlap it)",
 };
 
 /** Each table's owner: the context whose migrations create it. */

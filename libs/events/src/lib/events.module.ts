@@ -9,6 +9,7 @@ import { RegistrationsService } from './application/registrations.service';
 import { EventsRepository } from './infrastructure/events.repository';
 import { RegistrationErasureRepository } from './infrastructure/registration-erasure.repository';
 import { RegistrationsRepository } from './infrastructure/registrations.repository';
+import { ScheduleHoldsRepository } from './infrastructure/schedule-holds.repository';
 import { EVENTS_ERROR_CODES } from './domain/event-errors';
 
 /** The scopes this context's routes require (identity keeps the vocabulary of API keys). */
@@ -29,7 +30,7 @@ registerErrorCodes('events', EVENTS_ERROR_CODES);
 
 @Module({
   controllers: [EventsController, RegistrationsController],
-  providers: [EventsService, RegistrationsService, EventsRepository, RegistrationsRepository, RegistrationErasureRepository, RegistrationErasureService],
+  providers: [EventsService, RegistrationsService, EventsRepository, RegistrationsRepository, RegistrationErasureRepository, RegistrationErasureService, ScheduleHoldsRepository],
   exports: [RegistrationErasureService],
 })
 export class EventsModule {}

@@ -12,6 +12,7 @@ import {
 import { EventTypesController } from './api/event-types.controller';
 import { PublicBookingsController } from './api/public-bookings.controller';
 import { SchedulesController } from './api/schedules.controller';
+import { ReservationsController } from './api/reservations.controller';
 import { SlotsController } from './api/slots.controller';
 import { BookingCandidatesCheck } from './application/booking-candidates';
 import { BookingErasureService } from './application/booking-erasure.service';
@@ -24,7 +25,9 @@ import { CalendarFeedsService } from './application/calendar-feeds.service';
 import { EventTypesService } from './application/event-types.service';
 import { ExternalBookingsService } from './application/external-bookings.service';
 import { SchedulesService } from './application/schedules.service';
+import { ReservationsService } from './application/reservations.service';
 import { SlotsService } from './application/slots.service';
+import { BlockedTimeRepository } from './infrastructure/blocked-time.repository';
 import { BookingErasureRepository } from './infrastructure/booking-erasure.repository';
 import { BookingSeriesRepository } from './infrastructure/booking-series.repository';
 import { BookingRepository } from './infrastructure/booking.repository';
@@ -32,6 +35,7 @@ import { CalendarFeedRepository } from './infrastructure/calendar-feed.repositor
 import { EventTypeRepository } from './infrastructure/event-type.repository';
 import { ExternalBookingRepository } from './infrastructure/external-booking.repository';
 import { ManageTokenRepository } from './infrastructure/manage-token.repository';
+import { ReservationRepository } from './infrastructure/reservation.repository';
 import { ScheduleRepository } from './infrastructure/schedule.repository';
 import { SCHEDULING_ERROR_CODES } from './domain/scheduling-errors';
 
@@ -62,6 +66,7 @@ registerErrorCodes('scheduling', SCHEDULING_ERROR_CODES);
     BookingsController,
     BookingSeriesController,
     EventTypesController,
+    ReservationsController,
     SlotsController,
     AdminSchedulesController,
     PublicBookingsController,
@@ -80,6 +85,9 @@ registerErrorCodes('scheduling', SCHEDULING_ERROR_CODES);
     CalendarFeedsService,
     CalendarFeedLimits,
     SlotsService,
+    BlockedTimeRepository,
+    ReservationRepository,
+    ReservationsService,
     BookingErasureRepository,
     BookingErasureService,
     ManageTokenRepository,

@@ -106,6 +106,9 @@ const routes = {
   Webhooks_ping: ['post', '/api/v1/webhooks/{id}/ping'],
   Changes_page: ['get', '/api/v1/changes'],
   Slots_list: ['get', '/api/v1/slots'],
+  Reservations_create: ['post', '/api/v1/slots/reservations'],
+  Reservations_get: ['get', '/api/v1/slots/reservations/{id}'],
+  Reservations_release: ['delete', '/api/v1/slots/reservations/{id}'],
   AdminApiKeys_list: ['get', '/api/organizations/{organizationId}/api-keys'],
   AdminApiKeys_create: ['post', '/api/organizations/{organizationId}/api-keys'],
   AdminApiKeys_get: ['get', '/api/organizations/{organizationId}/api-keys/{id}'],
@@ -311,6 +314,13 @@ export async function tour(organizationId: string, feedFile: string): Promise<st
     query: { event_type_id: eventType.id, schedule_id: schedule.id, start: '2027-05-03', end: '2027-05-04', timezone: 'Europe/Paris' },
   });
   seen.push(String(slots.meta.total), slots.data[0]?.local_time ?? 'none');
+  // Why a slot is not offered, and holding one while a form is filled in.
+  const explained = await call('Slots_list', { query: { event_type_id: eventType.id, schedule_id: schedule.id, explain: true } });
+  const why: string = explained.meta.unavailable?.[0]?.reason ?? 'all offered';
+  const hold = (await call('Reservations_create', { body: { event_type_id: eventType.id, schedule_id: schedule.id, start_time: '2027-05-04T09:00:00Z', ttl_minutes: 5 } })).data;
+  const heldUntil: string = (await call('Reservations_get', { path: { id: hold.id } })).data.expires_at;
+  const released: boolean = (await call('Reservations_release', { path: { id: hold.id } })).data.deleted;
+  seen.push(why, heldUntil, String(released));
 
   // The admin console's session endpoints.
   const adminKey = (await call('AdminApiKeys_create', { path: { organizationId }, body: { name: 'CI', scopes: ['bookings:read'] } })).data;

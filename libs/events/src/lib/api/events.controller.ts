@@ -22,6 +22,7 @@ import { CreateEventDto, UpdateEventDto } from './dto/event-input.dto';
 import { DeletedEventResponse, EventResponse, ListedEventResponse } from './dto/event.response';
 import { ListEventsQuery } from './dto/list-events.query';
 import { eventBody, toEventResponse, toListedEventResponse } from './event.mapper';
+import { ApiEventConflict } from './schedule-conflict.problem';
 
 /** The calendar date a date filter names: a date as is, a date-time's own date as written. */
 function dateOf(value: string | undefined): string | undefined {
@@ -94,9 +95,14 @@ export class EventsController {
 
   @Post()
   @RequireScope('events:write')
-  @ApiOperation({ summary: 'Create an event (status draft, timezone UTC, cost 0, unlimited slots by default)' })
+  @ApiOperation({
+    summary: 'Create an event (status draft, timezone UTC, cost 0, unlimited slots by default)',
+    description:
+      "With a schedule_id (a schedule of the organization, else 422 invalid_reference), a published event holds that schedule's time from its start to its end: created published over bookings, unexpired reservations or published events there, 409 schedule_conflict lists them.",
+  })
   @ApiDataResponse(EventResponse, 201, 'The created event; Location names it')
-  @ApiProblems(400, 403, 413, 415)
+  @ApiProblems(400, 403, 413, 415, 422)
+  @ApiEventConflict('')
   async create(
     @Principal() principal: ApiPrincipal,
     @Body() body: CreateEventDto,
@@ -119,10 +125,12 @@ export class EventsController {
     description:
       'Any create field; null clears a nullable one. Status moves: draft → published | cancelled, ' +
       'published → draft | cancelled; cancelled is final (409 invalid_transition); the current status again is a no-op. ' +
-      'slots below the active registrations: 409 slots_below_registrations.',
+      'slots below the active registrations: 409 slots_below_registrations. ' +
+      'A published event with a schedule_id holds that schedule\'s time: publishing it, or changing the schedule, date or times of a published one, over bookings, unexpired reservations or other published events there: 409 schedule_conflict listing them, nothing changed. schedule_id of no schedule of the organization: 422 invalid_reference.',
   })
   @ApiDataResponse(EventResponse)
-  @ApiProblems(400, 403, 404, 409, 413, 415)
+  @ApiProblems(400, 403, 404, 413, 415, 422)
+  @ApiEventConflict(', invalid_transition, slots_below_registrations')
   async update(
     @Principal() principal: ApiPrincipal,
     @Param('id', UuidParam('Event')) id: string,

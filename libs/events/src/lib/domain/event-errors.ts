@@ -32,10 +32,54 @@ export class SlotsBelowRegistrationsError extends DomainError {
   }
 }
 
+/** What already holds time a published event would take on its schedule. */
+export interface ScheduleConflict {
+  readonly kind: 'booking' | 'reservation' | 'event';
+  readonly id: string;
+  readonly startTime: Date;
+  readonly endTime: Date;
+}
+
+/**
+ * The database refused an event's time on its schedule (something else holds it): the service
+ * answers with a ScheduleConflictError listing what does, once the write's transaction is over.
+ */
+export class ScheduleTimeHeldError extends Error {
+  constructor() {
+    super("Something already holds the event's time on its schedule.");
+    this.name = 'ScheduleTimeHeldError';
+  }
+}
+
+/** How many conflicts a `schedule_conflict` lists at most (the earliest). */
+export const MAX_LISTED_CONFLICTS = 100;
+
+/**
+ * 409 `schedule_conflict`: publishing the event, or moving a published one, would overlap what holds
+ * its schedule's time (PENDING/CONFIRMED bookings, unexpired reservations, other published events).
+ */
+export class ScheduleConflictError extends DomainError {
+  constructor(conflicts: readonly ScheduleConflict[]) {
+    super(
+      'schedule_conflict',
+      'The event would overlap bookings, reservations or events that already hold its schedule\'s time; nothing was changed.',
+      undefined,
+      {
+        conflicts: conflicts.map((c) => ({
+          [`${c.kind}_id`]: c.id,
+          start_time: c.startTime.toISOString(),
+          end_time: c.endTime.toISOString(),
+        })),
+      },
+    );
+  }
+}
+
 /** The events context's own error codes and their HTTP statuses (registered by EventsModule). */
 export const EVENTS_ERROR_CODES = {
   event_not_open: 409,
   event_full: 409,
   already_registered: 409,
   slots_below_registrations: 409,
+  schedule_conflict: 409,
 } as const;

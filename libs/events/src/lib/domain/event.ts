@@ -14,6 +14,8 @@ export interface EventProps {
   readonly id: string;
   readonly organizationId: string;
   readonly siteId: string | null;
+  /** The schedule of the event's host; while published, the event holds its time there. */
+  readonly scheduleId: string | null;
   readonly title: string;
   readonly description: string | null;
   readonly startDate: string;
@@ -57,6 +59,7 @@ export const EVENT_FIELDS = recordFields<EventProps>()({
   slots: field.value,
   status: field.value,
   siteId: field.value,
+  scheduleId: field.value,
   waitlistEnabled: field.value,
   createdAt: field.instant,
   updatedAt: field.instant,
@@ -145,6 +148,7 @@ export class Event {
       id: ids.id,
       organizationId: ids.organizationId,
       siteId: input.siteId ?? null,
+      scheduleId: input.scheduleId ?? null,
       title: input.title,
       description: input.description ?? null,
       startDate: input.startDate,

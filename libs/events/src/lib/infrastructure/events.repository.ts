@@ -1,7 +1,20 @@
 import { Injectable } from '@nestjs/common';
-import { AppConfig, cappedCountSql, CountCap, ListTotal, Page, PG_CHECK_VIOLATION, pgErrorOf, SqlParams, Transactions } from '@almanac/shared';
+import {
+  AppConfig,
+  cappedCountSql,
+  CountCap,
+  InvalidReferenceError,
+  ListTotal,
+  Page,
+  PG_CHECK_VIOLATION,
+  PG_EXCLUSION_VIOLATION,
+  PG_FOREIGN_KEY_VIOLATION,
+  pgErrorOf,
+  SqlParams,
+  Transactions,
+} from '@almanac/shared';
 import { Event, EventListFilter } from '../domain/event';
-import { SlotsBelowRegistrationsError } from '../domain/event-errors';
+import { ScheduleTimeHeldError, SlotsBelowRegistrationsError } from '../domain/event-errors';
 import { EVENT_TABLE } from './event.table';
 
 type EventRow = Record<string, unknown> & { id: string };
@@ -74,12 +87,18 @@ function eventListQuery(
   return { text, values: params };
 }
 
-/** `slots` may never drop below the active registrations: the CHECK says so even when a race slips by. */
+/**
+ * `slots` may never drop below the active registrations: the CHECK says so even when a race slips by.
+ * A published event's time on its schedule is held through scheduling's exclusion constraint (the
+ * trigger that writes it runs in this statement); its schedule must be one of the organization.
+ */
 function translateWriteError(error: unknown, event: Event): never {
   const pg = pgErrorOf(error);
   if (pg.code === PG_CHECK_VIOLATION && pg.constraint === 'events_registrations_within_slots') {
     throw new SlotsBelowRegistrationsError(event.snapshot.slots ?? 0);
   }
+  if (pg.code === PG_EXCLUSION_VIOLATION && pg.constraint === 'schedule_blocked_times_no_overlap') throw new ScheduleTimeHeldError();
+  if (pg.code === PG_FOREIGN_KEY_VIOLATION && pg.constraint === 'events_schedule_fkey') throw new InvalidReferenceError('schedule_id');
   throw error;
 }
 
@@ -96,7 +115,11 @@ export class EventsRepository {
 
   async insert(event: Event): Promise<void> {
     const insert = EVENT_TABLE.insert(event.snapshot);
-    await this.db.rows(insert.text, insert.values);
+    try {
+      await this.db.rows(insert.text, insert.values);
+    } catch (error) {
+      translateWriteError(error, event);
+    }
   }
 
   /** Writes every field a change may touch (the derived instants included). */

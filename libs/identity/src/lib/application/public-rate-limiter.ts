@@ -1,5 +1,5 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { AppConfig, Clock } from '@almanac/shared';
+import { Injectable } from '@nestjs/common';
+import { AppConfig, BackgroundSweep, Clock } from '@almanac/shared';
 import { PublicRateLimitRepository } from '../infrastructure/public-rate-limit.repository';
 
 /** A client whose newest request is this many seconds old has nothing left in the window. */
@@ -16,10 +16,14 @@ export const SWEEP_MAX_BATCHES = 20;
  */
 @Injectable()
 export class PublicRateLimiter {
-  private readonly logger = new Logger('PublicRateLimit');
   private readonly limit: number;
-  private lastSweep = 0;
-  private sweeping: Promise<number> | null = null;
+  private readonly sweeper = new BackgroundSweep(
+    'idle public rate limits',
+    SWEEP_INTERVAL_MS,
+    (limit) => this.limits.deleteIdleBefore(Math.floor(this.clock.now().getTime() / 1000) - IDLE_AFTER_SECONDS + 1, limit),
+    SWEEP_BATCH,
+    SWEEP_MAX_BATCHES,
+  );
 
   constructor(
     private readonly limits: PublicRateLimitRepository,
@@ -41,7 +45,7 @@ export class PublicRateLimiter {
   async hit(clientKey: string): Promise<number | null> {
     if (!this.enabled) return null;
     const now = this.clock.now().getTime();
-    this.sweepNowAndThen(now);
+    this.sweeper.nowAndThen(now);
     const retryAfter = await this.limits.hit(clientKey, Math.floor(now / 1000), this.limit);
     return retryAfter === 0 ? null : retryAfter;
   }
@@ -51,26 +55,7 @@ export class PublicRateLimiter {
    * skipped, not waited for), until a batch comes back short or `maxBatches` have run; returns how
    * many went. Each batch is one short statement, so a sweep never holds much at once.
    */
-  async sweep(batchSize = SWEEP_BATCH, maxBatches = SWEEP_MAX_BATCHES): Promise<number> {
-    const before = Math.floor(this.clock.now().getTime() / 1000) - IDLE_AFTER_SECONDS + 1;
-    let deleted = 0;
-    for (let batch = 0; batch < maxBatches; batch++) {
-      const count = await this.limits.deleteIdleBefore(before, batchSize);
-      deleted += count;
-      if (count < batchSize) break;
-    }
-    return deleted;
-  }
-
-  /** The sweep of the request path: once a minute, off the request's own time, one at a time. */
-  private sweepNowAndThen(now: number): void {
-    if (this.sweeping || now - this.lastSweep < SWEEP_INTERVAL_MS) return;
-    this.lastSweep = now;
-    this.sweeping = this.sweep()
-      .catch((error: unknown) => {
-        this.logger.warn({ err: error }, 'could not sweep idle public rate limits');
-        return 0;
-      })
-      .finally(() => (this.sweeping = null));
+  sweep(batchSize = SWEEP_BATCH, maxBatches = SWEEP_MAX_BATCHES): Promise<number> {
+    return this.sweeper.run(batchSize, maxBatches);
   }
 }

@@ -94,7 +94,7 @@ export class BookingsController {
   @ApiOperation({
     summary: 'Create a booking, or a recurring series of bookings',
     description:
-      "A new booking is PENDING (whatever the event type's requires_approval). The answer alone carries its manage_token (the attendee's key to /public/v1/bookings/{token}; only its hash is kept). 409 booking_overlap when its blocked time [start − buffer_before, end + buffer_after) (the event type's buffers, kept on the booking) overlaps that of a PENDING or CONFIRMED booking of the schedule; 409 slot_unavailable with a reason (the first broken of: minimum_notice, booking_window, outside_availability, then, after the overlap, daily_limit, weekly_limit, monthly_limit, duration_limit, schedule_limit) unless, with an event type on a schedule that has availability, it fits the notice, the booking window, a window and the type's limits, and, in any case, the schedule's limits (periods local to the schedule time zone: days, weeks from Monday, calendar months); 422 invalid_reference for an unknown schedule_id or event_type_id. " +
+      "A new booking is PENDING (whatever the event type's requires_approval). The answer alone carries its manage_token (the attendee's key to /public/v1/bookings/{token}; only its hash is kept). 409 booking_overlap when its blocked time [start − buffer_before, end + buffer_after) (the event type's buffers, kept on the booking) overlaps that of a PENDING or CONFIRMED booking of the schedule (booking_id) or a published event on it (event_id); 409 slot_unavailable with reason reserved (and reservation_id) when it overlaps an unexpired reservation's blocked time, unless it sends that reservation's id as reservation_id, which consumes it (reservation_mismatch, reservation_expired); 409 slot_unavailable with a reason (the first broken of: minimum_notice, booking_window, outside_availability, then, after the overlap, daily_limit, weekly_limit, monthly_limit, duration_limit, schedule_limit) unless, with an event type on a schedule that has availability, it fits the notice, the booking window, a window and the type's limits, and, in any case, the schedule's limits (periods local to the schedule time zone: days, weeks from Monday, calendar months; unexpired reservations count like bookings, the one consumed counting once); 422 invalid_reference for an unknown schedule_id or event_type_id." +
       "With recurrence, the request makes a series (at most 52 occurrences) and the 201 answer differs: {data: {series_id, recurrence, bookings, skipped}} with Location /api/v1/booking-series/{series_id}. Each occurrence starts at the first one's wall-clock time in the booking's timezone (a time a DST change skips moves forward by the gap) and lasts as long as the first. Every occurrence is checked with every rule above (each counting toward the limits as if the earlier ones kept were booked); any that fails makes the whole series fail with 409 recurrence_conflict, whose conflicts list every failing occurrence with its reason, and nothing is created; with on_conflict: skip the others are created and the failing ones listed in skipped (409 when none fits). Concurrent series and bookings never leave overlaps: each series is created whole or not at all.",
   })
   @ApiExtraModels(CreatedBookingResponse, CreatedBookingSeriesResponse)
@@ -118,7 +118,11 @@ export class BookingsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<{ data: CreatedBookingResponse | CreatedBookingSeriesResponse }> {
     // The DTO made sure of the required fields; the attendee travels as one object.
-    const command = { ...BOOKING_FIELDS.fromWire(body), attendee: body.attendee } as CreateBookingCommand;
+    const command = {
+      ...BOOKING_FIELDS.fromWire(body),
+      attendee: body.attendee,
+      reservationId: body.reservation_id ?? undefined,
+    } as CreateBookingCommand;
     if (body.recurrence === undefined) {
       if (body.on_conflict !== undefined) {
         throw new ValidationFailedError([{ field: 'on_conflict', message: 'is only accepted with recurrence' }]);
@@ -126,6 +130,10 @@ export class BookingsController {
       const { booking, manageToken } = await this.bookings.create(principal.organizationId, command);
       res.setHeader('Location', `/api/v1/bookings/${booking.id}`);
       return { data: { ...toBookingResponse(booking), manage_token: manageToken } };
+    }
+    // A reservation holds one slot; a series has many occurrences, so it cannot consume one.
+    if (command.reservationId !== undefined) {
+      throw new ValidationFailedError([{ field: 'reservation_id', message: 'is only accepted without recurrence' }]);
     }
     const recurrence = {
       frequency: body.recurrence.frequency,

@@ -8,7 +8,7 @@ import {
   judgeCandidates,
 } from '../domain/booking-candidates';
 import type { EventTypeRef, ScheduleRef } from '../domain/booking';
-import { BookingRepository } from '../infrastructure/booking.repository';
+import { BlockedTimeRepository } from '../infrastructure/blocked-time.repository';
 import { BookingLimits, limitTargetOf } from './booking-limits.service';
 
 /** Where the candidates would be booked, and with which event type. */
@@ -25,18 +25,18 @@ const MINUTE = 60_000;
 /**
  * Checks many candidate times for new bookings against every rule a single booking meets, with a
  * fixed number of statements however many candidates there are (each statement takes all of them,
- * e.g. through unnest): the overlap with other bookings' blocked times, and, for an event type on a
+ * e.g. through unnest): the overlap with the time other bookings, unexpired reservations and published events hold, and, for an event type on a
  * schedule that has availability, the schedule's windows, notice and window of days; and every
  * limit (`BookingLimits`: the event type's where they apply, the schedule's always). Runs inside
  * the write's unit of work (`Transactions.run`): the limits' locks are held until it ends, so
  * concurrent writes for the last places take turns. A rule that is added adds its own set-based statement
- * here: a refusal per candidate (held time such as reservations or events), or a counter (limits,
+ * here: a refusal per candidate (as the time reservations and events hold), or a counter (limits,
  * which count the candidates kept before).
  */
 @Injectable()
 export class BookingCandidatesCheck {
   constructor(
-    private readonly bookings: BookingRepository,
+    private readonly blockedTimes: BlockedTimeRepository,
     private readonly limits: BookingLimits,
   ) {}
 
@@ -62,14 +62,19 @@ export class BookingCandidatesCheck {
     const times = candidates.map((c) => ({ start: c.start.getTime(), end: c.end.getTime() }));
     await this.limits.lock(target, times);
     const counters: CandidateCounter[] = [await this.limits.counter(target, times)];
-    const overlapsBooking = await this.bookings.overlapsBookings(
+    // What else holds each candidate's time (bookings, unexpired reservations, published events):
+    // one read of the table whose exclusion constraint the insert will meet.
+    const held = await this.blockedTimes.kindsHolding(
       organizationId,
       scheduleId,
       candidates.map((c) => ({
         from: new Date(c.start.getTime() - rules.bufferBefore * MINUTE),
         to: new Date(c.end.getTime() + rules.bufferAfter * MINUTE),
       })),
+      context.now,
     );
-    return judgeCandidates(rules, candidates, { overlapsBooking, counters });
+    const overlapsBooking = held.map((h) => h.booking);
+    const refusals = [held.map((h): CandidateConflictReason | null => (h.reservation ? 'reserved' : h.event ? 'event' : null))];
+    return judgeCandidates(rules, candidates, { overlapsBooking, refusals, counters });
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '@almanac/shared';
 import { hasAvailability, type ZoneOffsets } from '../domain/availability';
 import {
   bookedMinutes,
@@ -69,7 +70,10 @@ export function limitTargetOf(
  */
 @Injectable()
 export class BookingLimits {
-  constructor(private readonly bookings: BookingRepository) {}
+  constructor(
+    private readonly bookings: BookingRepository,
+    private readonly clock: Clock,
+  ) {}
 
   /** Whether the target has any limit at all (without one, nothing needs a lock or a count). */
   applies(target: LimitTarget): boolean {
@@ -128,7 +132,7 @@ export class BookingLimits {
 
   /**
    * What every period holding one of these local dates already holds (one query, however many
-   * periods and bookings), as the ledger that decides from it. Slots read it outside a transaction.
+   * periods and bookings; reservations unexpired now count like bookings), as the ledger that decides from it. Slots read it outside a transaction.
    */
   async ledger(
     target: LimitTarget,
@@ -142,6 +146,7 @@ export class BookingLimits {
       target.scheduleId,
       target.eventTypeId,
       periods.map((p) => periodSpan(zone, p)),
+      this.clock.now(),
       exceptIds,
     );
     return new LimitLedger(

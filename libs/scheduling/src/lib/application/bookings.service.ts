@@ -32,15 +32,20 @@ import { issueManageToken } from '../domain/booking-self-service';
 import { BookingStatus } from '../domain/booking-status';
 import { hasAvailability } from '../domain/availability';
 import type { BookingRules } from '../domain/booking-rules';
-import { SlotUnavailableError } from '../domain/scheduling-errors';
+import { assertConsumable } from '../domain/reservation';
+import { bookingConflict, BookingOverlapError, SlotUnavailableError } from '../domain/scheduling-errors';
 import { bookingMisfit } from '../domain/slots';
 import { bookingChanged } from '../domain/scheduling-announcements';
 import { BookingRepository } from '../infrastructure/booking.repository';
+import { BlockedTimeRepository } from '../infrastructure/blocked-time.repository';
+import { ReservationRepository } from '../infrastructure/reservation.repository';
 import { BookingLimits, LimitedTime, limitTargetOf, LimitTarget } from './booking-limits.service';
 
 /** A create request: the new booking's own fields, and the event type it names (if any). */
 export type CreateBookingCommand = Omit<NewBookingInput, 'id' | 'organizationId' | 'schedule' | 'eventType' | 'manageTokenHash'> & {
   eventTypeId?: string | null;
+  /** A reservation of exactly this slot, consumed by the booking in its transaction. */
+  reservationId?: string;
 };
 
 export type UpdateBookingCommand = BookingUpdate;
@@ -82,6 +87,7 @@ export interface BookingListQuery {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
+const MINUTE_MS = 60_000;
 
 const timeOf = (b: Pick<Booking, 'startTime' | 'endTime'>): LimitedTime => ({
   start: b.startTime.getTime(),
@@ -95,10 +101,40 @@ export class BookingsService {
   constructor(
     private readonly transactions: Transactions,
     private readonly bookings: BookingRepository,
+    private readonly reservations: ReservationRepository,
+    private readonly blockedTimes: BlockedTimeRepository,
     private readonly clock: Clock,
     private readonly outbox: Outbox,
     private readonly limits: BookingLimits,
   ) {}
+
+  /**
+   * Runs a write of the booking's time; when the database refused it because something holds that
+   * time, answers with what does (looked up once the write's transaction is over): a booking or an
+   * event is 409 booking_overlap naming it, a reservation 409 slot_unavailable `reserved`.
+   */
+  private async holdingTime<T>(
+    booking: Pick<Booking, 'id' | 'organizationId' | 'scheduleId' | 'bufferBefore' | 'bufferAfter'>,
+    startTime: Date,
+    endTime: Date,
+    now: Date,
+    write: () => Promise<T>,
+  ): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (!(error instanceof BookingOverlapError) || error.holder) throw error;
+      const holder = await this.blockedTimes.holder(
+        booking.organizationId,
+        booking.scheduleId,
+        new Date(startTime.getTime() - booking.bufferBefore * MINUTE_MS),
+        new Date(endTime.getTime() + booking.bufferAfter * MINUTE_MS),
+        now,
+        { kind: 'booking', id: booking.id },
+      );
+      throw bookingConflict(holder);
+    }
+  }
 
   /**
    * New bookings are PENDING, whatever the event type's `requires_approval` says.
@@ -114,22 +150,31 @@ export class BookingsService {
     const { schedule, eventType } = resolved;
     const target = limitTargetOf(organizationId, booking.scheduleId, schedule, eventType);
     const fitsAvailability = eventType !== null && hasAvailability(schedule.availability);
-    if (fitsAvailability || this.limits.applies(target)) {
-      // The rules of its own time first; then, in one transaction under the locks of the periods it
-      // counts in, the insert (an overlap is refused there, before any limit) and the limits'
-      // count, so concurrent bookings for the last place of a limit take turns.
-      if (fitsAvailability && eventType) this.assertFits(booking, schedule, eventType.rules, now);
-      const created = await this.transactions.run(async () => {
+    const reservationId = command.reservationId;
+    const created = await this.holdingTime(booking, booking.startTime, booking.endTime, now, () => {
+      if (reservationId === undefined && !fitsAvailability && !this.limits.applies(target)) {
+        // One statement writes the booking and its announcement (both or neither); the overlap rule is
+        // still the exclusion constraint's.
+        return this.bookings.insert(booking, announcement);
+      }
+      // In one transaction under the locks of the periods it counts in (the same a reservation
+      // takes): the reservation it names goes (of concurrent bookings naming it, the first to delete
+      // it wins), the rules of its own time, the insert (an overlap is refused there, before any
+      // limit) and the limits' count (reservations included), so concurrent bookings and
+      // reservations for the last place of a limit take turns.
+      return this.transactions.run(async () => {
         await this.limits.lock(target, [timeOf(booking)]);
+        if (reservationId !== undefined) {
+          const reservation = isUuid(reservationId) ? await this.reservations.take(organizationId, reservationId, now) : null;
+          assertConsumable(reservation, booking, now);
+        }
+        if (fitsAvailability && eventType) this.assertFits(booking, schedule, eventType.rules, now);
         const inserted = await this.bookings.insert(booking, announcement);
         await this.assertWithinLimits(target, inserted);
         return inserted;
       });
-      return { booking: created, manageToken };
-    }
-    // One statement writes the booking and its announcement (both or neither); the overlap rule is
-    // still the exclusion constraint's.
-    return { booking: await this.bookings.insert(booking, announcement), manageToken };
+    });
+    return { booking: created, manageToken };
   }
 
   /**
@@ -303,16 +348,20 @@ export class BookingsService {
     guard?.(current, now);
     const plan = planBookingUpdate(current, command, now);
 
-    const updated = await this.transactions.run(async () => {
-      await precondition.checkLocked(() => this.bookings.lockById(organizationId, id));
-      const checkLimits = plan.reschedule
-        ? await this.prepareReschedule(current, plan.reschedule.startTime, plan.reschedule.endTime, now)
-        : null;
-      const after = await this.bookings.update(organizationId, id, plan.changes, plan.expectedStatus);
-      if (after && checkLimits) await checkLimits(after);
-      if (after) await this.announce(plan.event, after, plan.previousStatus);
-      return after;
-    });
+    const write = () =>
+      this.transactions.run(async () => {
+        await precondition.checkLocked(() => this.bookings.lockById(organizationId, id));
+        const checkLimits = plan.reschedule
+          ? await this.prepareReschedule(current, plan.reschedule.startTime, plan.reschedule.endTime, now)
+          : null;
+        const after = await this.bookings.update(organizationId, id, plan.changes, plan.expectedStatus);
+        if (after && checkLimits) await checkLimits(after);
+        if (after) await this.announce(plan.event, after, plan.previousStatus);
+        return after;
+      });
+    const updated = plan.reschedule
+      ? await this.holdingTime(current, plan.reschedule.startTime, plan.reschedule.endTime, now, write)
+      : await write();
     if (updated) return updated;
     const latest = await this.bookings.findById(organizationId, id);
     if (!latest) throw new NotFoundError('Booking');

@@ -61,8 +61,8 @@ export class CalendarFeedsService {
   }
 
   /**
-   * The feed behind a token: its ETag and Last-Modified from one query (which bookings it shows and
-   * their versions), the body read and rendered only when the client does not already have it, and
+   * The feed behind a token: its ETag and Last-Modified from one query (which bookings and published
+   * events it shows and their versions), the body read and rendered only when the client does not already have it, and
    * then kept by ETag. Unknown token: NotFoundError.
    */
   async feed(token: string): Promise<RenderedFeed> {
@@ -93,13 +93,13 @@ export class CalendarFeedsService {
       // Read after the ETag: a booking changed in between makes the body newer than its ETag (the
       // next poll gets the new one), never older.
       body: () =>
-        this.rendered.get(etag, async () =>
-          renderCalendar(await this.feeds.bookings(organizationId, scheduleId, window), {
-            name: subscription.scheduleName,
-            refresh: true,
-            now,
-          }),
-        ),
+        this.rendered.get(etag, async () => {
+          const [bookings, events] = await Promise.all([
+            this.feeds.bookings(organizationId, scheduleId, window),
+            this.feeds.events(organizationId, scheduleId, window),
+          ]);
+          return renderCalendar(bookings, { name: subscription.scheduleName, refresh: true, now }, events);
+        }),
     };
   }
 

@@ -13,7 +13,7 @@ export type CandidateConflictReason = 'booking_overlap' | SlotUnavailableReason;
 
 /**
  * When several rules refuse one time, the one named: what the time itself breaks first (notice,
- * window of days, availability), then what other records hold (an overlapping booking), then the
+ * window of days, availability), then what other records hold (an overlapping booking, an unexpired reservation, a published event), then the
  * limits in their own order (the order a single booking's refusal follows). A rule that plugs in
  * places its reasons here.
  */
@@ -22,6 +22,8 @@ export const CANDIDATE_REASON_ORDER: readonly CandidateConflictReason[] = [
   'booking_window',
   'outside_availability',
   'booking_overlap',
+  'reserved',
+  'event',
   ...LIMIT_REASONS,
 ];
 

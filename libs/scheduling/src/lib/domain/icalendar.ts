@@ -130,6 +130,36 @@ export function veventText(b: FeedBooking, dtstamp: Date): string {
   return lines.map(foldLine).join(CRLF) + CRLF;
 }
 
+/** A published event on the schedule, as a feed shows it (events hold their host's schedule too). */
+export interface FeedEvent {
+  readonly id: string;
+  readonly title: string;
+  readonly startsAt: Date;
+  readonly endsAt: Date;
+  readonly createdAt: Date;
+  readonly updatedAt: Date;
+}
+
+/** One VEVENT of a published event: its own UID space (`@almanac-event`), confirmed, revised at its last change. */
+export function eventVeventText(e: FeedEvent): string {
+  return (
+    [
+      'BEGIN:VEVENT',
+      `UID:${e.id}@almanac-event`,
+      `DTSTAMP:${utcDateTime(e.updatedAt)}`,
+      `DTSTART:${utcDateTime(e.startsAt)}`,
+      `DTEND:${utcDateTime(e.endsAt)}`,
+      `SUMMARY:${escapeText(e.title)}`,
+      'STATUS:CONFIRMED',
+      `CREATED:${utcDateTime(e.createdAt)}`,
+      `LAST-MODIFIED:${utcDateTime(e.updatedAt)}`,
+      'END:VEVENT',
+    ]
+      .map(foldLine)
+      .join(CRLF) + CRLF
+  );
+}
+
 /** A VCALENDAR around VEVENTs already written by `veventText`, as the bytes of a `text/calendar` body. */
 export function calendarText(vevents: readonly string[], options: CalendarOptions): string {
   const head = [
@@ -144,10 +174,10 @@ export function calendarText(vevents: readonly string[], options: CalendarOption
   return head.map(foldLine).join(CRLF) + CRLF + vevents.join('') + 'END:VCALENDAR' + CRLF;
 }
 
-/** A VCALENDAR of the given bookings. */
-export function renderCalendar(bookings: readonly FeedBooking[], options: CalendarOptions): string {
+/** A VCALENDAR of the given bookings, and of the published events on their schedule (a feed's). */
+export function renderCalendar(bookings: readonly FeedBooking[], options: CalendarOptions, events: readonly FeedEvent[] = []): string {
   return calendarText(
-    bookings.map((b) => veventText(b, options.method ? options.now : b.updatedAt)),
+    [...bookings.map((b) => veventText(b, options.method ? options.now : b.updatedAt)), ...events.map(eventVeventText)],
     options,
   );
 }

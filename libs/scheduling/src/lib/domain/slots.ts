@@ -58,7 +58,19 @@ export interface BusyBooking {
 export interface BusyTimes {
   readonly blockedStarts: readonly number[];
   readonly blockedEnds: readonly number[];
+  /** Unexpired reservations' blocked times (buffers included). */
+  readonly reserved?: BlockedSpans;
+  /** Published events' times on the schedule (an event blocks exactly its own time). */
+  readonly events?: BlockedSpans;
 }
+
+/** Blocked times as two parallel lists of epoch milliseconds, in any order. */
+export interface BlockedSpans {
+  readonly starts: readonly number[];
+  readonly ends: readonly number[];
+}
+
+const NO_SPANS: BlockedSpans = { starts: [], ends: [] };
 
 /** The busy times of bookings (the repository computes the same in SQL). */
 export function busyTimesOf(bookings: readonly BusyBooking[]): BusyTimes {
@@ -94,12 +106,29 @@ export interface SlotQuery {
   readonly limitOn?: (localDay: number) => LimitReason | null;
 }
 
-/** Why a booking is refused with `slot_unavailable`, first reason first when several apply. */
-export type SlotUnavailableReason = 'minimum_notice' | 'booking_window' | 'outside_availability' | LimitReason;
+/**
+ * Why a time is not offered, in the order they are judged (the first that applies is the answer):
+ * `not_a_slot` is a start inside a window but off its grid, or whose slot crosses the window's end
+ * (a reservation must be a slot; a booking need not be); `booked`, `reserved` and `event` name what
+ * holds the time; then the limits (bookings and reservations both count toward them).
+ */
+export type SlotUnavailableReason =
+  | 'minimum_notice'
+  | 'booking_window'
+  | 'outside_availability'
+  | 'not_a_slot'
+  | 'booked'
+  | 'reserved'
+  | 'event'
+  | LimitReason;
 export const SLOT_UNAVAILABLE_REASONS: readonly SlotUnavailableReason[] = [
   'minimum_notice',
   'booking_window',
   'outside_availability',
+  'not_a_slot',
+  'booked',
+  'reserved',
+  'event',
   ...LIMIT_REASONS,
 ];
 
@@ -235,9 +264,13 @@ function firstAtOrAfter(sorted: Float64Array, value: number): number {
 }
 
 /** Why a candidate start inside a window and the query's range is not offered, first reason first. */
-export type CandidateRejection = 'minimum_notice' | 'booking_window' | 'booked' | LimitReason;
+export type CandidateRejection = 'minimum_notice' | 'booking_window' | 'booked' | 'reserved' | 'event' | LimitReason;
 
-/** A candidate that was not offered: its reason, and for `booked` the earliest-starting blocked time (its index in `busy`'s lists). */
+/**
+ * A candidate that was not offered: its reason, and for `booked`, `reserved` and `event` the
+ * earliest-starting blocked time of that kind it meets (its index in the lists of `busy`:
+ * `blockedStarts`, `reserved` or `events`).
+ */
 export interface RejectedCandidate {
   readonly start: number;
   readonly end: number;
@@ -275,6 +308,10 @@ export function availableSlots(q: SlotQuery, onRejected?: (rejected: RejectedCan
     q.timeZone === q.scheduleTimeZone ? zone : new ZoneOffsets(q.timeZone, q.from, q.to),
   );
   const blocked = new BlockedTimes(q.busy.blockedStarts, q.busy.blockedEnds);
+  const reserved = q.busy.reserved ?? NO_SPANS;
+  const held = new BlockedTimes(reserved.starts, reserved.ends);
+  const events = q.busy.events ?? NO_SPANS;
+  const occupied = new BlockedTimes(events.starts, events.ends);
   // Limits count by the start's local date, and every candidate is as long: one answer per date.
   const limitOn = q.limitOn ?? (() => null);
 
@@ -309,6 +346,8 @@ export function availableSlots(q: SlotQuery, onRejected?: (rejected: RejectedCan
         if (start < earliest) reason = 'minimum_notice';
         else if (start >= latest) reason = 'booking_window';
         else if ((busyIndex = blocked.firstOverlap(start - before, end + after)) !== -1) reason = 'booked';
+        else if ((busyIndex = held.firstOverlap(start - before, end + after)) !== -1) reason = 'reserved';
+        else if ((busyIndex = occupied.firstOverlap(start - before, end + after)) !== -1) reason = 'event';
         else if (limit !== null) reason = limit;
         if (reason === null) {
           const local = clock.read(start);
@@ -355,4 +394,29 @@ export function bookingMisfit(q: FitQuery): 'minimum_notice' | 'booking_window' 
   const calendar = q.calendar ?? new ScheduleCalendar(q.availability, q.scheduleTimeZone, q.start, q.end);
   if (!calendar.insideOneWindow(q.start, q.end)) return 'outside_availability';
   return null;
+}
+
+/**
+ * Whether `start` is a slot the query would offer, and if not, the first reason it is not: the
+ * candidate's own rejection when it is one, else `minimum_notice` and `booking_window` as for any
+ * start, then `outside_availability` (inside no window) or `not_a_slot` (inside one but off its grid,
+ * or the slot would cross its end). `busyIndex` as in RejectedCandidate.
+ */
+export function slotVerdict(
+  q: Omit<SlotQuery, 'from' | 'to' | 'timeZone'>,
+  start: number,
+): { reason: SlotUnavailableReason; busyIndex?: number } | null {
+  let rejected: RejectedCandidate | undefined;
+  const offered = availableSlots({ ...q, timeZone: q.scheduleTimeZone, from: start, to: start + 1 }, (r) => {
+    if (r.start === start) rejected ??= r;
+  });
+  if (offered.some((s) => s.start === start)) return null;
+  if (rejected) return rejected.busyIndex === undefined ? { reason: rejected.reason } : { reason: rejected.reason, busyIndex: rejected.busyIndex };
+  if (start < q.now + q.rules.minimumNotice * MINUTE) return { reason: 'minimum_notice' };
+  if (q.rules.bookingWindowDays !== null && start >= q.now + q.rules.bookingWindowDays * DAY) return { reason: 'booking_window' };
+  const inWindow = new ScheduleCalendar(effectiveAvailability(q.availability), q.scheduleTimeZone, start, start + 1).insideOneWindow(
+    start,
+    start + 1,
+  );
+  return { reason: inWindow ? 'not_a_slot' : 'outside_availability' };
 }

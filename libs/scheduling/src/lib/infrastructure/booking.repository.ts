@@ -204,29 +204,6 @@ export class BookingRepository {
   }
 
   /**
-   * For each span (a candidate's blocked time), whether it overlaps the blocked time of a
-   * PENDING/CONFIRMED booking of the schedule: one statement, one probe of the exclusion
-   * constraint's index per span.
-   */
-  async overlapsBookings(
-    organizationId: string,
-    scheduleId: string,
-    spans: readonly { from: Date; to: Date }[],
-  ): Promise<boolean[]> {
-    const rows = await this.db.rows<{ taken: boolean }>(
-      `SELECT EXISTS (
-           SELECT 1 FROM bookings
-            WHERE organization_id = $1 AND schedule_id = $2 AND status IN ('PENDING', 'CONFIRMED')
-              AND booking_blocked_time(start_time, end_time, buffer_before, buffer_after) && tstzrange(c.span_from, c.span_to, '[)')
-         ) AS taken
-       FROM unnest($3::timestamptz[], $4::timestamptz[]) WITH ORDINALITY AS c(span_from, span_to, n)
-       ORDER BY c.n`,
-      [organizationId, scheduleId, spans.map((s) => s.from), spans.map((s) => s.to)],
-    );
-    return rows.map((row) => row.taken);
-  }
-
-  /**
    * What each span of time holds, by the starts of what limits count (the schedule's PENDING and
    * CONFIRMED bookings, other than `exceptIds`): how many and how many minutes (durations, without
    * buffers) in all, and of them those of the event type. One statement whatever the spans: each
@@ -237,6 +214,7 @@ export class BookingRepository {
     scheduleId: string,
     eventTypeId: string | null,
     spans: readonly { start: number; end: number }[],
+    now: Date,
     exceptIds: readonly string[] = [],
   ): Promise<PeriodTotals[]> {
     if (spans.length === 0) return [];
@@ -256,6 +234,7 @@ export class BookingRepository {
         spans.map((s) => new Date(s.start)),
         spans.map((s) => new Date(s.end)),
         exceptIds,
+        now,
       ],
     );
     return rows.map((r) => ({
@@ -298,11 +277,16 @@ export class BookingRepository {
 
 /**
  * What limits count, for one span `s` of a lateral join: the starts, ends and event types of the
- * schedule's PENDING/CONFIRMED bookings starting in it, but those excepted ($6, a booking being
- * rescheduled). Parameters: $1 organization, $2 schedule. Anything else that limits must count
- * (held slots) joins here, so every check and every slots query counts it alike.
+ * schedule's PENDING/CONFIRMED bookings and of its reservations unexpired at the application's now
+ * ($7: a reservation holds its place until then, whether or not the sweep has deleted it yet)
+ * starting in it, but those excepted ($6, a booking being rescheduled). Parameters: $1
+ * organization, $2 schedule. Every check and every slots query counts through this one fragment.
  */
 const LIMIT_COUNTED = `
   SELECT start_time, end_time, event_type_id FROM bookings
   WHERE organization_id = $1 AND schedule_id = $2 AND status IN ('PENDING', 'CONFIRMED')
+    AND start_time >= s.span_start AND start_time < s.span_end AND id <> ALL ($6::uuid[])
+  UNION ALL
+  SELECT start_time, end_time, event_type_id FROM slot_reservations
+  WHERE organization_id = $1 AND schedule_id = $2 AND expires_at > $7
     AND start_time >= s.span_start AND start_time < s.span_end AND id <> ALL ($6::uuid[])`;

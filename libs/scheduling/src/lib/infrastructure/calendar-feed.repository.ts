@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Transactions } from '@almanac/shared';
 import type { BookingStatus } from '../domain/booking-status';
-import type { FeedBooking } from '../domain/icalendar';
+import type { FeedBooking, FeedEvent } from '../domain/icalendar';
 
 interface FeedBookingRow {
   id: string;
@@ -79,6 +79,18 @@ function nearestBookings(columns: string, organization: string, schedule: string
     ) n ORDER BY abs(extract(epoch FROM n.start_time - $2::timestamptz)), n.start_time, n.id LIMIT $4`;
 }
 
+/**
+ * The published events on a schedule a feed shows (from, to and limit default to $1, $3 and $4, as
+ * in nearestBookings; `organization` and `schedule` are SQL expressions): those starting in the window, the first `limit` by start, read
+ * through the view events declare for it (`schedule_events`).
+ */
+function scheduleEvents(columns: string, organization: string, schedule: string, window = { from: '$1', to: '$3', limit: '$4' }): string {
+  return `SELECT ${columns} FROM schedule_events e
+           WHERE e.organization_id = ${organization} AND e.schedule_id = ${schedule}
+             AND e.starts_at >= ${window.from} AND e.starts_at < ${window.to}
+           ORDER BY e.starts_at, e.id LIMIT ${window.limit}`;
+}
+
 /** Calendar feeds of schedules, and the bookings they show. */
 @Injectable()
 export class CalendarFeedRepository {
@@ -124,7 +136,7 @@ export class CalendarFeedRepository {
 
   /**
    * The feed behind a token with the fingerprint of what it shows, in one statement: a poll that ends
-   * in 304 is one round trip (the fingerprint reads bookings_schedule_idx only).
+   * in 304 is one round trip (the fingerprint reads bookings_schedule_idx and events_schedule_idx).
    */
   async byToken(
     tokenHash: string,
@@ -146,7 +158,12 @@ export class CalendarFeedRepository {
          CROSS JOIN LATERAL (
            SELECT count(*) AS count, sum(hashtextextended(c.id::text || ':' || c.version, 0)::numeric)::text AS digest,
                   max(c.updated_at) AS last_modified
-             FROM (${nearestBookings('b.id, b.start_time, b.version, b.updated_at', 'f.organization_id', 'f.schedule_id')}) c
+             FROM (
+               SELECT * FROM (${nearestBookings('b.id, b.start_time, b.version, b.updated_at', 'f.organization_id', 'f.schedule_id')}) nb
+               UNION ALL
+               -- An event's version is its last change, to the microsecond.
+               SELECT * FROM (${scheduleEvents("e.id, e.starts_at, (extract(epoch FROM e.updated_at) * 1000000)::bigint, e.updated_at", 'f.organization_id', 'f.schedule_id')}) ev
+             ) c
          ) a
         WHERE f.token_hash = $5`,
       [...windowParams(window), tokenHash],
@@ -178,6 +195,16 @@ export class CalendarFeedRepository {
         [...windowParams(window), organizationId, scheduleId],
       )
     ).map(toFeedBooking);
+  }
+
+  /** The published events on the schedule the feed shows (see scheduleEvents), by start. */
+  async events(organizationId: string, scheduleId: string, window: FeedWindow): Promise<FeedEvent[]> {
+    return (
+      await this.db.rows<{ id: string; title: string; starts_at: Date; ends_at: Date; created_at: Date; updated_at: Date }>(
+        scheduleEvents('e.id, e.title, e.starts_at, e.ends_at, e.created_at, e.updated_at', '$4', '$5', { from: '$1', to: '$2', limit: '$3' }),
+        [window.from, window.to, window.limit, organizationId, scheduleId],
+      )
+    ).map((r) => ({ id: r.id, title: r.title, startsAt: r.starts_at, endsAt: r.ends_at, createdAt: r.created_at, updatedAt: r.updated_at }));
   }
 
   async booking(organizationId: string, id: string): Promise<FeedBooking | null> {

@@ -185,6 +185,19 @@ export class CreateEventDto {
     IsOptional(),
   ])
   readonly site_id?: string | null;
+
+  @BodyField(() => [
+    ApiPropertyOptional({
+      type: String,
+      format: 'uuid',
+      nullable: true,
+      description:
+        "The schedule of the event's host (a schedule of this organization, else 422 invalid_reference). While published, the event holds that schedule's time from its start to its end (a day-long event: the whole local day in its zone): bookings overlapping it get 409 booking_overlap with event_id, reservations 409 slot_unavailable (reason event), /slots hides it; publishing or moving it over bookings, reservations or events already there: 409 schedule_conflict listing them. null: on no schedule",
+    }),
+    IsString(),
+    IsOptional(),
+  ])
+  readonly schedule_id?: string | null;
 }
 
 /** Every create field, all optional; null clears a nullable field. At least one field is required. */
@@ -201,4 +214,5 @@ export class UpdateEventDto {
   @PatchOf(CreateEventDto) readonly waitlist_enabled?: boolean;
   @PatchOf(CreateEventDto) readonly status?: EventStatus;
   @PatchOf(CreateEventDto) readonly site_id?: string | null;
+  @PatchOf(CreateEventDto) readonly schedule_id?: string | null;
 }

@@ -17,6 +17,8 @@ abstract class EventFieldsResponse {
   @ApiProperty({ type: 'integer', nullable: true, example: 50, description: 'null: unlimited' }) readonly slots!: number | null;
   @ApiProperty({ enum: EVENT_STATUSES, enumName: 'EventStatus' }) readonly status!: EventStatus;
   @ApiProperty({ type: String, nullable: true, example: 'main-site' }) readonly site_id!: string | null;
+  @ApiProperty({ type: String, format: 'uuid', nullable: true, description: "The host's schedule; null: none" })
+  readonly schedule_id!: string | null;
   @ApiProperty({ description: 'Full: new registrations join a waiting list' }) readonly waitlist_enabled!: boolean;
   @ApiProperty({ format: 'date-time' }) readonly created_at!: string;
   @ApiProperty({ format: 'date-time' }) readonly updated_at!: string;

@@ -263,6 +263,17 @@ export class CreateBookingDto {
   readonly metadata?: BookingMetadata | null;
 
   @ApiPropertyOptional({
+    format: 'uuid',
+    nullable: true,
+    type: String,
+    description:
+      "A reservation (POST /api/v1/slots/reservations) of exactly this booking's schedule, event type, start and end, consumed by the booking in its own transaction: 409 reservation_mismatch when one of those differs, 409 reservation_expired when it is unknown, expired, released or already consumed (of concurrent bookings naming it, one wins)",
+  })
+  @IsOptional()
+  @IsString()
+  readonly reservation_id?: string | null;
+
+  @ApiPropertyOptional({
     type: RecurrenceInput,
     description:
       'Makes a recurring series: start_time and end_time are the first occurrence. Every occurrence must meet every rule a single booking meets; one that does not fails the whole series (409 recurrence_conflict naming all that do not), unless on_conflict is skip. The answer is then the series (series_id, recurrence, bookings, skipped), not a single booking.',
@@ -505,7 +516,7 @@ export class OccurrenceConflict {
   @ApiProperty({
     enum: CANDIDATE_REASON_ORDER,
     description:
-      'booking_overlap (its blocked time, buffers included, overlaps a PENDING or CONFIRMED booking, or an earlier occurrence of the series), or a slot_unavailable reason; when several apply, the first of this list',
+      'booking_overlap (its blocked time, buffers included, overlaps a PENDING or CONFIRMED booking, or an earlier occurrence of the series), reserved (an unexpired reservation holds part of it), event (a published event of the schedule does), or another slot_unavailable reason; when several apply, the first of this list',
   })
   readonly reason!: CandidateConflictReason;
 }

@@ -6,6 +6,8 @@ export { SchedulingDistributionKeys1764070000100 } from './1764070000100-distrib
 export { SchedulingAvailability1764150001500 } from './1764150001500-availability';
 export { FeedNearestBookings1764300000800 } from './1764300000800-feed-nearest-bookings';
 export { SchedulingBusyTimesFromIndex1764330000000 } from './1764330000000-busy-times-from-index';
+export { SchedulingBlockedTimes1764400000000 } from './1764400000000-blocked-times';
+export { SchedulingEventsHoldTime1764400000300 } from './1764400000300-events-hold-time';
 export { SchedulingBookingSelfService1764400000500 } from './1764400000500-booking-self-service';
 export { SchedulingBookingLimits1764400000700 } from './1764400000700-booking-limits';
 export { BookingSeries1764400002100 } from './1764400002100-booking-series';
