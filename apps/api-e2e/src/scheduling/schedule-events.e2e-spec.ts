@@ -236,15 +236,22 @@ describe('events on a schedule (e2e)', () => {
         [scheduleId, `${day}T00:00:00Z`, `${day}T23:59:00Z`],
       );
       const status = (await t.api.get(`/api/v1/events/${draft.id}`).set(a.auth).expect(200)).body.data.status;
+      // A loser PostgreSQL kept aborting (deadlocks among the writers, retried five times) answers the
+      // documented 409 write_conflict, with nothing applied: the holders below prove it.
+      const gaveUp = (res: { status: number; body: { code?: string } }) => res.status === 409 && res.body.code === 'write_conflict';
       if (publish.status === 200) {
-        expect(bookings.map((res) => [res.status, res.body.code, res.body.event_id])).toEqual(Array(8).fill([409, 'booking_overlap', draft.id]));
+        expect(bookings.filter((res) => !gaveUp(res)).map((res) => [res.status, res.body.code, res.body.event_id])).toEqual(
+          Array(bookings.filter((res) => !gaveUp(res)).length).fill([409, 'booking_overlap', draft.id]),
+        );
         expect(holders).toEqual([{ kind: 'event', source_id: draft.id }]);
         expect(status).toBe('published');
       } else {
         const winner = won[0]!.body.data.id as string;
         expect(publish.status).toBe(409);
-        expect(publish.body.code).toBe('schedule_conflict');
-        expect(publish.body.conflicts.map((c: { booking_id: string }) => c.booking_id)).toEqual([winner]);
+        if (!gaveUp(publish)) {
+          expect(publish.body.code).toBe('schedule_conflict');
+          expect(publish.body.conflicts.map((c: { booking_id: string }) => c.booking_id)).toEqual([winner]);
+        }
         expect(holders).toEqual([{ kind: 'booking', source_id: winner }]);
         expect(status).toBe('draft');
       }
