@@ -17,7 +17,8 @@ function writtenTypes(): Array<{ type: string; context: string; path: string }> 
       const dir = join(LIBS, context, 'src/lib', layer);
       if (!existsSync(dir)) continue;
       for (const path of tsFiles(dir)) {
-        for (const match of readFileSync(path, 'utf8').matchAll(/'([a-z]+\.[a-z_]+)'/g)) {
+        // A field's path in a validation error (`field: 'recurrence.count'`) has that shape too: not an event type.
+        for (const match of readFileSync(path, 'utf8').matchAll(/(?<!field: )'([a-z]+\.[a-z_]+)'/g)) {
           // The audit log's actions (`webhook.created`) have the same shape; they are listed apart.
           if (!(AUDIT_ACTIONS as readonly string[]).includes(match[1]!)) found.push({ type: match[1]!, context, path });
         }
